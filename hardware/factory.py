@@ -1,0 +1,47 @@
+"""Choosing the pin factory: lgpio (default, the only one on a Pi 5), rpigpio, or mock."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .clock import Clock
+
+FACTORIES = ("lgpio", "rpigpio", "mock")
+
+
+class FactoryError(RuntimeError):
+    """The pin factory cannot be opened here; the message says why in one line."""
+
+
+def factory_name(configured: str | None) -> str:
+    """The config's choice, else gpiozero's GPIOZERO_PIN_FACTORY, else lgpio."""
+    name = (configured or os.environ.get("GPIOZERO_PIN_FACTORY") or "lgpio").lower()
+    if name not in FACTORIES:
+        raise FactoryError(f"pin factory must be one of {', '.join(FACTORIES)}, not {name!r}")
+    return name
+
+
+def make_factory(name: str, *, clock: Clock, chip: int = 0, work_dir: Path | None = None):
+    """A gpiozero pin factory. Imports of the Pi backends happen only here, when asked for."""
+    if name == "mock":
+        from .sim.pins import SimFactory
+
+        return SimFactory(clock)
+    try:
+        if name == "lgpio":
+            # lgpio writes its notification pipes into LG_WD; the sandbox allows only ours.
+            if work_dir is not None:
+                os.environ.setdefault("LG_WD", str(work_dir))
+            from gpiozero.pins.lgpio import LGPIOFactory
+
+            return LGPIOFactory(chip=chip)
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+        return RPiGPIOFactory()
+    except ImportError as err:
+        raise FactoryError(
+            f"pin factory {name!r} is not installed ({err.name}); install flashtable[pi]"
+        ) from err
+    except Exception as err:
+        raise FactoryError(f"pin factory {name!r} failed to open: {err}") from err

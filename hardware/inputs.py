@@ -1,0 +1,85 @@
+"""Inputs: switches that report every edge with the time of the pin edge, and our debounce.
+
+gpiozero hands a pin's edge time ("ticks") to the device; `EdgeInput` passes it on with the
+role. On the mock and local factories ticks are `time.monotonic()` seconds; lgpio reports the
+kernel's CLOCK_MONOTONIC timestamp of the edge, converted to seconds. The callback runs on the
+pin factory's thread, so it must only hand the edge over (see controller.daemon).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gpiozero import DigitalInputDevice
+
+EdgeCallback = Callable[[str, bool, float], None]
+
+# Arcade microswitches bounce for up to ~5 ms; a human cannot press twice within 15 ms.
+DEBOUNCE_WINDOW = 0.015
+
+
+class EdgeInput(DigitalInputDevice):
+    """A switch (or beam) on one pin that reports (role, active, edge time) on every change."""
+
+    def __init__(
+        self,
+        pin: int,
+        *,
+        role: str,
+        on_edge: EdgeCallback,
+        pull_up: bool = True,
+        pin_factory=None,
+    ) -> None:
+        self.role = role
+        self._on_edge = on_edge
+        super().__init__(pin, pull_up=pull_up, pin_factory=pin_factory)
+
+    def _fire_events(self, ticks, new_active) -> None:
+        old_active = self._last_active
+        super()._fire_events(ticks, new_active)
+        # The first call only records the level found at start-up: no edge happened.
+        if old_active is not None and old_active != new_active:
+            self._on_edge(self.role, bool(new_active), float(ticks))
+
+
+@dataclass(frozen=True)
+class Change:
+    """A debounced change of a switch: pressed (active) or released, at its edge time."""
+
+    active: bool
+    time: float
+
+
+class Debouncer:
+    """Lockout debounce for one switch.
+
+    The first edge counts at once, at its own edge time, so nothing is delayed and races keep
+    their order. Edges in the next `window` seconds are bounce. When the window has passed,
+    `settle` reports a level that differs from the last reported one as a change at the time of
+    its last edge (a tap shorter than the window is a press and a release, not a stuck press).
+    """
+
+    def __init__(self, window: float = DEBOUNCE_WINDOW, active: bool = False) -> None:
+        self.window = window
+        self.active = active
+        self._raw = active
+        self._raw_time = float("-inf")
+        self.quiet_at = float("-inf")
+
+    def edge(self, active: bool, time: float) -> Change | None:
+        self._raw, self._raw_time = active, time
+        if time < self.quiet_at or active == self.active:
+            return None
+        return self._accept(active, time)
+
+    def settle(self) -> Change | None:
+        """Call once `quiet_at` has passed: the change bounce hid, if any."""
+        if self._raw == self.active:
+            return None
+        return self._accept(self._raw, self._raw_time)
+
+    def _accept(self, active: bool, time: float) -> Change:
+        self.active = active
+        self.quiet_at = time + self.window
+        return Change(active, time)

@@ -1,0 +1,125 @@
+"""Outputs: the seat lights (PWM LEDs with patterns) and the buzzer (tones and tunes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+from gpiozero import PWMLED, TonalBuzzer
+from gpiozero.tones import Tone
+
+from .clock import Clock, Timer
+
+
+class Pattern(Enum):
+    """What a light does; the game decides, the light carries it out."""
+
+    OFF = "off"
+    ON = "on"
+    DIM = "dim"
+    PULSE = "pulse"
+    BLINK = "blink"
+    BLINK_FAST = "blink_fast"
+    FLASH = "flash"
+
+
+DIM_LEVEL = 0.15
+_BLINKS = {
+    # pattern: (on, off, fade in, fade out) seconds
+    Pattern.PULSE: (0.0, 0.0, 0.6, 0.6),
+    Pattern.BLINK: (0.4, 0.4, 0.0, 0.0),
+    Pattern.BLINK_FAST: (0.12, 0.12, 0.0, 0.0),
+    Pattern.FLASH: (0.06, 0.06, 0.0, 0.0),
+}
+
+
+class Light:
+    """A seat's button light. `pattern` is what it shows now, for the game and the simulator."""
+
+    def __init__(self, pin: int, *, brightness: float = 1.0, pin_factory=None) -> None:
+        self._led = PWMLED(pin, pin_factory=pin_factory)
+        self._brightness = brightness
+        self.pattern = Pattern.OFF
+
+    @property
+    def pin(self):
+        return self._led.pin
+
+    @property
+    def brightness(self) -> float:
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, value: float) -> None:
+        self._brightness = min(max(value, 0.0), 1.0)
+        pattern, self.pattern = self.pattern, None
+        self.show(pattern)
+
+    def show(self, pattern: Pattern) -> None:
+        if pattern == self.pattern:
+            return
+        self.pattern = pattern
+        top = self._brightness
+        if pattern is Pattern.OFF:
+            self._led.off()
+        elif pattern is Pattern.ON:
+            self._led.value = top
+        elif pattern is Pattern.DIM:
+            self._led.value = top * DIM_LEVEL
+        else:
+            # gpiozero's blink runs from 0 to full; brightness applies to steady light only.
+            self._led.blink(*_BLINKS[pattern])
+
+    def close(self) -> None:
+        self._led.close()
+
+
+Note = tuple[str | None, float]  # (note name such as "A4", or None for a rest; seconds)
+
+
+class Buzzer:
+    """A piezo buzzer playing tunes: sequences of notes timed on the given clock."""
+
+    def __init__(self, pin: int, clock: Clock, *, pin_factory=None) -> None:
+        # Three octaves around A4 cover every tune the table plays.
+        self._buzzer = TonalBuzzer(pin, octaves=3, pin_factory=pin_factory)
+        self._clock = clock
+        self._timer: Timer | None = None
+        self.enabled = True
+        self.playing: str | None = None
+
+    @property
+    def pin(self):
+        return self._buzzer.pwm_device.pin
+
+    def play(self, name: str, tune: Sequence[Note]) -> None:
+        """Start `tune` now, cutting off whatever was playing."""
+        self.stop()
+        if not self.enabled or not tune:
+            return
+        self.playing = name
+        self._step(list(tune), 0, self._clock.now())
+
+    def _step(self, tune: list[Note], index: int, start: float) -> None:
+        if index == len(tune):
+            self.stop()
+            return
+        note, length = tune[index]
+        if note is None:
+            self._buzzer.stop()
+        else:
+            self._buzzer.play(Tone(note))
+        self._timer = self._clock.call_at(
+            start + length, lambda: self._step(tune, index + 1, start + length)
+        )
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.playing = None
+        self._buzzer.stop()
+
+    def close(self) -> None:
+        self.stop()
+        self._buzzer.close()

@@ -1,0 +1,85 @@
+"""Every role of the map is a gpiozero device on the pin the map names (on mock pins)."""
+
+import pytest
+
+from hardware.board import Board
+from hardware.clock import VirtualClock
+from hardware.display import MemoryDisplay
+from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
+from hardware.sim.pins import SimFactory
+
+
+@pytest.fixture
+def factory():
+    factory = SimFactory(VirtualClock())
+    yield factory
+    factory.reset()
+
+
+def build(factory, pinmap, edges=None):
+    return Board(
+        pinmap,
+        pin_factory=factory,
+        clock=factory.clock,
+        display=MemoryDisplay(),
+        on_edge=lambda *edge: (edges if edges is not None else []).append(edge),
+        on_turn=lambda steps: None,
+    )
+
+
+def gpio(device) -> int:
+    return int(device.pin.info.name.removeprefix("GPIO"))
+
+
+def test_every_role_of_the_default_map_is_wired_to_its_pin(factory):
+    board = build(factory, PinMap.build(8))
+    try:
+        wired = {
+            f"{name}.button" if name.startswith("seat") else name: gpio(device)
+            for name, device in board.inputs.items()
+        }
+        wired |= {f"seat{seat}.light": gpio(light) for seat, light in board.lights.items()}
+        wired["buzzer"] = gpio(board.buzzer)
+        wired["encoder.a"] = gpio(board.encoder.a)
+        wired["encoder.b"] = gpio(board.encoder.b)
+        assert wired == dict(DEFAULT_PINS)
+        assert board.motor is None
+    finally:
+        board.close()
+
+
+def test_the_simulated_table_wires_the_optional_roles_too(factory):
+    pinmap = PinMap.build(
+        8, base={**DEFAULT_PINS, **SIMULATION_EXTRA_PINS}, header=SIM_HEADER, i2c_in_use=False
+    )
+    board = build(factory, pinmap)
+    try:
+        assert gpio(board.inputs["play_pause"]) == SIMULATION_EXTRA_PINS["play_pause"]
+        assert gpio(board.inputs["launcher.empty"]) == SIMULATION_EXTRA_PINS["launcher.empty"]
+        assert gpio(board.motor.forward_device) == SIMULATION_EXTRA_PINS["launcher.motor.forward"]
+        assert gpio(board.motor.backward_device) == SIMULATION_EXTRA_PINS["launcher.motor.backward"]
+        assert gpio(board.beam) == SIMULATION_EXTRA_PINS["launcher.beam"]
+    finally:
+        board.close()
+
+
+def test_a_pressed_button_reports_its_edge_with_the_pin_time(factory):
+    edges = []
+    board = build(factory, PinMap.build(8), edges)
+    try:
+        factory.clock.set(1234.5678)
+        factory.pin(DEFAULT_PINS["slap"]).drive_low()
+        factory.clock.set(1234.7)
+        factory.pin(DEFAULT_PINS["slap"]).drive_high()
+        assert edges == [("slap", True, 1234.5678), ("slap", False, 1234.7)]
+    finally:
+        board.close()
+
+
+def test_buttons_held_at_start_are_found(factory):
+    factory.pin(DEFAULT_PINS["seat2.button"]).drive_low()
+    board = build(factory, PinMap.build(8))
+    try:
+        assert board.pressed_now() == ["seat2"]
+    finally:
+        board.close()

@@ -1,0 +1,42 @@
+"""Our debounce: one press per bounce burst, edge times kept, short taps not lost."""
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hardware.inputs import DEBOUNCE_WINDOW, Change, Debouncer
+
+
+def test_first_edge_counts_at_once_with_its_own_time():
+    debouncer = Debouncer()
+    assert debouncer.edge(True, 10.0) == Change(True, 10.0)
+
+
+def test_bounce_within_the_window_is_ignored():
+    debouncer = Debouncer()
+    debouncer.edge(True, 10.0)
+    assert debouncer.edge(False, 10.001) is None
+    assert debouncer.edge(True, 10.002) is None
+    assert debouncer.settle() is None
+
+
+def test_a_tap_shorter_than_the_window_is_a_press_and_a_release():
+    debouncer = Debouncer()
+    debouncer.edge(True, 10.0)
+    assert debouncer.edge(False, 10.008) is None
+    assert debouncer.settle() == Change(False, 10.008)
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    edges=st.integers(1, 15).map(lambda n: 2 * n + 1),
+    duration=st.floats(0.0005, DEBOUNCE_WINDOW * 0.9),
+)
+def test_any_burst_shorter_than_the_window_is_one_press(seed, edges, duration):
+    rng = random.Random(seed)
+    times = sorted(10.0 + rng.uniform(0, duration) for _ in range(edges))
+    debouncer = Debouncer()
+    changes = [debouncer.edge(n % 2 == 0, t) for n, t in enumerate(times)]
+    changes.append(debouncer.settle())
+    assert [c for c in changes if c] == [Change(True, times[0])]
