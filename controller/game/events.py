@@ -1,0 +1,39 @@
+"""What happens to the table: debounced presses and releases at their edge times, and ticks.
+
+Inputs are named as the players know them: "seat1".."seat8", "slap", "launcher",
+"play_pause", "encoder.push".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Press:
+    input: str
+    time: float
+
+
+@dataclass(frozen=True)
+class Release:
+    input: str
+    time: float
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """An input found held down at power-on."""
+
+    input: str
+    time: float
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time has reached a moment the engine asked to be woken at (see `next_wakeup`)."""
+
+    time: float
+
+
+Event = Press | Release | Stuck | Tick
