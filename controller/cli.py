@@ -1,0 +1,179 @@
+"""The `flashtable` command: run the daemon, run the simulated table, check a config."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import signal
+import sys
+from pathlib import Path
+
+from . import __version__
+from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, load
+
+log = logging.getLogger("flashtable")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flashtable",
+        description="Flash Table: lit player buttons, turn timers, SLAP races and a card "
+        "launcher for UNO, on a Raspberry Pi.",
+    )
+    parser.add_argument("--version", action="version", version=f"flashtable {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def config_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--config",
+            type=Path,
+            metavar="PATH",
+            help=f"operator config file (default: {DEFAULT_PATH}; defaults if it is missing)",
+        )
+
+    def log_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--log-level",
+            default="info",
+            choices=("debug", "info", "warning", "error"),
+            help="how much to log to standard output (default: info)",
+        )
+
+    run = commands.add_parser(
+        "run",
+        help="run the table daemon on the Pi's pins",
+        description="Run the table daemon: on the Pi's GPIO pins, or with --sim on "
+        "simulated pins (no hardware needed). Stops cleanly on SIGTERM or Ctrl-C.",
+    )
+    config_option(run)
+    run.add_argument(
+        "--state-dir",
+        type=Path,
+        default=DEFAULT_STATE_DIR,
+        metavar="DIR",
+        help=f"where the daemon keeps its own files (default: {DEFAULT_STATE_DIR})",
+    )
+    run.add_argument(
+        "--sim", action="store_true", help="run on simulated pins instead of the Pi's GPIO"
+    )
+    run.add_argument(
+        "--seed", type=int, help="seed for the random generator (repeatable games; default: random)"
+    )
+    log_option(run)
+
+    sim = commands.add_parser(
+        "sim",
+        help="play the simulated table in this terminal",
+        description="Run the daemon on simulated pins with an interactive view of the table: "
+        "keys press the buttons and turn the encoder (press ? in the view for the key map).",
+    )
+    config_option(sim)
+    sim.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    sim.add_argument(
+        "--seats", type=int, choices=range(2, 9), metavar="N", help="seats to show (2-8)"
+    )
+    sim.add_argument(
+        "--time-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="speed of game time against real time, e.g. 0.5 for slow demos (default: 1)",
+    )
+    sim.add_argument(
+        "--headless",
+        action="store_true",
+        help="no view: play --script and print the event log",
+    )
+    sim.add_argument("--script", type=Path, metavar="FILE", help="script to play with --headless")
+
+    check = commands.add_parser(
+        "check-config",
+        help="validate the config file and pin map",
+        description="Validate the config file and its pin map. Prints the pin map and exits "
+        "0 when it is usable; prints one line with the reason and exits 1 when it is not.",
+    )
+    config_option(check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "sim":
+        if args.headless != (args.script is not None):
+            parser.error("--headless and --script go together")
+        if args.time_scale <= 0:
+            parser.error(f"--time-scale must be above 0, not {args.time_scale}")
+    try:
+        if args.command == "check-config":
+            return check_config(args.config)
+        config = load(args.config)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+        if args.command == "sim":
+            return run_sim(config, args, seed)
+        logging.basicConfig(
+            level=args.log_level.upper(),
+            stream=sys.stdout,
+            format="%(levelname)s %(name)s: %(message)s",
+        )
+        return asyncio.run(run_daemon(config, args.state_dir, simulated=args.sim, seed=seed))
+    except ConfigError as err:
+        print(f"flashtable: {err}", file=sys.stderr)
+        return 1
+
+
+def check_config(path: Path | None) -> int:
+    config = load(path or DEFAULT_PATH)
+    pinmap = config.pinmap(simulated=False)
+    print(f"{path or DEFAULT_PATH}: ok, table {config.table_id!r}, {config.seats} seats")
+    for role, pin in pinmap.pins.items():
+        print(f"  {role:<24} GPIO{pin}")
+    return 0
+
+
+def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
+    from dataclasses import replace
+
+    from .tui import run_view
+
+    if args.seats is not None:
+        config = replace(config, seats=args.seats)
+    return run_view(config, seed=seed, time_scale=args.time_scale, script=args.script)
+
+
+async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: int) -> int:
+    from hardware.clock import LoopClock
+    from hardware.display import MemoryDisplay
+    from hardware.factory import FactoryError, factory_name, make_factory
+
+    from .daemon import Daemon
+
+    loop = asyncio.get_running_loop()
+    clock = LoopClock(loop)
+    try:
+        name = "mock" if simulated else factory_name(config.pin_factory)
+        work_dir = None if simulated else state_dir
+        pin_factory = make_factory(name, clock=clock, chip=config.lgpio_chip, work_dir=work_dir)
+    except FactoryError as err:
+        print(f"flashtable: {err}", file=sys.stderr)
+        return 1
+    daemon = Daemon(
+        pinmap=config.pinmap(simulated=simulated),
+        pin_factory=pin_factory,
+        display=MemoryDisplay(),
+        clock=clock,
+        rng=random.Random(seed),
+        settings=config.settings,
+    )
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, daemon.stop)
+    log.info("table %s: %d seats, %s pins, seed %d", config.table_id, config.seats, name, seed)
+    await daemon.run()
+    log.info("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

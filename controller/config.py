@@ -1,0 +1,141 @@
+"""The operator's config file (/etc/flashtable/flashtable.toml): table id, seats, pin factory,
+pin map overrides, LCD connection and the initial game settings. See docs/config.md.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hardware.factory import FACTORIES
+from hardware.pinmap import (
+    DEFAULT_PINS,
+    MAX_SEATS,
+    PI_HEADER,
+    SIM_HEADER,
+    SIMULATION_EXTRA_PINS,
+    PinMap,
+    PinMapError,
+)
+
+from .settings import SettingError, Settings
+
+DEFAULT_PATH = Path("/etc/flashtable/flashtable.toml")
+DEFAULT_STATE_DIR = Path("/var/lib/flashtable")
+
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+LCD_INTERFACES = ("i2c", "gpio")
+
+
+class ConfigError(ValueError):
+    """A config that cannot be used; the message is one line naming the file and the key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    table_id: str = "table1"
+    seats: int = MAX_SEATS
+    pin_factory: str | None = None
+    lgpio_chip: int = 0
+    lcd_interface: str = "i2c"
+    i2c_port: int = 1
+    i2c_address: int = 0x27
+    pins: Mapping[str, int] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
+
+    def pinmap(self, *, simulated: bool) -> PinMap:
+        """The validated pin map; the simulated table also wires the optional roles."""
+        if simulated:
+            return PinMap.build(
+                self.seats,
+                self.pins,
+                base={**DEFAULT_PINS, **SIMULATION_EXTRA_PINS},
+                header=SIM_HEADER,
+                i2c_in_use=False,
+            )
+        return PinMap.build(
+            self.seats, self.pins, header=PI_HEADER, i2c_in_use=self.lcd_interface == "i2c"
+        )
+
+
+_SCHEMA: Mapping[str, Mapping[str, type]] = {
+    "table": {"id": str, "seats": int},
+    "gpio": {"factory": str, "chip": int},
+    "lcd": {"interface": str, "i2c_port": int, "i2c_address": int},
+}
+
+
+def load(path: Path | None) -> Config:
+    """Read and check a config file; None, or the default path missing, gives the defaults."""
+    if path is None:
+        if not DEFAULT_PATH.exists():
+            return Config()
+        path = DEFAULT_PATH
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read: {err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    try:
+        return parse(raw)
+    except ConfigError as err:
+        raise ConfigError(f"{path}: {err}") from None
+
+
+def parse(raw: Mapping[str, object]) -> Config:
+    """A Config from parsed TOML; raises ConfigError naming the first bad key."""
+    for section, body in raw.items():
+        if section in ("pins", "settings"):
+            if not isinstance(body, dict):
+                raise ConfigError(f"[{section}] must be a table")
+            continue
+        if section not in _SCHEMA or not isinstance(body, dict):
+            raise ConfigError(f"unknown section [{section}]")
+        for key, value in body.items():
+            kind = _SCHEMA[section].get(key)
+            if kind is None:
+                raise ConfigError(f"unknown key {key!r} in [{section}]")
+            if isinstance(value, bool) or not isinstance(value, kind):
+                raise ConfigError(f"{section}.{key} must be a {kind.__name__}, not {value!r}")
+
+    def get(section: str, key: str, default):
+        return raw.get(section, {}).get(key, default)
+
+    table_id = get("table", "id", Config.table_id)
+    if not TABLE_ID.match(table_id):
+        raise ConfigError(f"table.id {table_id!r} must be 1-32 letters, digits, '-' or '_'")
+    seats = get("table", "seats", Config.seats)
+    if not 2 <= seats <= MAX_SEATS:
+        raise ConfigError(f"table.seats must be 2 to {MAX_SEATS}, not {seats}")
+    factory = get("gpio", "factory", None)
+    if factory is not None and factory not in FACTORIES:
+        raise ConfigError(f"gpio.factory must be one of {', '.join(FACTORIES)}, not {factory!r}")
+    interface = get("lcd", "interface", Config.lcd_interface)
+    if interface not in LCD_INTERFACES:
+        raise ConfigError(f"lcd.interface must be i2c or gpio, not {interface!r}")
+    try:
+        settings = Settings(raw.get("settings", {}))
+    except SettingError as err:
+        raise ConfigError(f"[settings] {err}") from None
+    config = Config(
+        table_id=table_id,
+        seats=seats,
+        pin_factory=factory,
+        lgpio_chip=get("gpio", "chip", Config.lgpio_chip),
+        lcd_interface=interface,
+        i2c_port=get("lcd", "i2c_port", Config.i2c_port),
+        i2c_address=get("lcd", "i2c_address", Config.i2c_address),
+        pins=dict(raw.get("pins", {})),
+        settings=settings,
+    )
+    try:
+        config.pinmap(simulated=False)
+    except PinMapError as err:
+        raise ConfigError(f"[pins] {err}") from None
+    return config

@@ -1,0 +1,223 @@
+"""The daemon: the thin shell around the rules engine.
+
+Pin edges arrive on gpiozero's threads and are only handed to the event loop there
+(`loop.call_soon_threadsafe`). On the loop, one queue feeds everything in order: raw edges go
+through our debounce and become presses and releases at their edge times, the engine steps,
+and the shell carries out what it asks: sounds, game events, and the lights and LCD text of
+its `View`. Time comes from the injected clock, chance from the injected generator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hardware.board import Board
+from hardware.clock import Clock, Timer
+from hardware.display import TextDisplay
+from hardware.inputs import Change, Debouncer
+from hardware.outputs import Pattern
+from hardware.pinmap import PinMap
+
+from . import game
+from .game import Announce, Event, Press, Release, Sound, Stuck, Tick
+from .settings import Settings
+from .tunes import TUNES
+
+log = logging.getLogger(__name__)
+
+# In real time a timer may fire a moment before an edge that happened earlier has crossed
+# from the pin thread; waking this much later lets that edge be handled first.
+REAL_TIME_GRACE = 0.02
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """A game event as published: its sequence number, type and data."""
+
+    seq: int
+    type: str
+    data: dict
+
+
+@dataclass(frozen=True)
+class _Edge:
+    input: str
+    active: bool
+    time: float
+
+
+@dataclass(frozen=True)
+class _Settle:
+    input: str
+
+
+@dataclass(frozen=True)
+class _Wake:
+    pass
+
+
+@dataclass(frozen=True)
+class _Stop:
+    pass
+
+
+class Daemon:
+    """Runs one table. Create it inside the running event loop; `run` until `stop`."""
+
+    def __init__(
+        self,
+        *,
+        pinmap: PinMap,
+        pin_factory,
+        display: TextDisplay,
+        clock: Clock,
+        rng: random.Random,
+        settings: Settings,
+        grace: float = REAL_TIME_GRACE,
+    ) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.loop_thread = threading.get_ident()
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self.clock = clock
+        self.rng = rng
+        self._grace = grace
+        self.board = Board(
+            pinmap,
+            pin_factory=pin_factory,
+            clock=clock,
+            display=display,
+            on_edge=self._edge_from_pin,
+            on_turn=self._turn_from_pin,
+        )
+        self.table = game.new_table(settings, pinmap.seats)
+        self.log: list[tuple[float, Event]] = []
+        self.listeners: list[Callable[[GameEvent], None]] = []
+        self._seq = 0
+        self._debounce = {
+            name: Debouncer(active=device.is_active) for name, device in self.board.inputs.items()
+        }
+        self._wakeup: Timer | None = None
+        self._wakeup_at: float | None = None
+        self._shown: game.View | None = None
+        self._running = False
+
+    # -- the border: these two run on the pin factory's threads --------------------------
+
+    def _edge_from_pin(self, name: str, active: bool, time: float) -> None:
+        self._loop.call_soon_threadsafe(self._queue.put_nowait, _Edge(name, active, time))
+
+    def _turn_from_pin(self, steps: int) -> None:
+        # The menu will take encoder turns; until then they are only logged.
+        self._loop.call_soon_threadsafe(log.debug, "encoder turned %+d", steps)
+
+    # -- the loop ------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Handle events until `stop` is called, then leave the hardware dark and still."""
+        self._running = True
+        try:
+            self._show()
+            for name in self.board.pressed_now():
+                self.feed(Stuck(name, self.clock.now()))
+            while True:
+                item = await self._queue.get()
+                try:
+                    if isinstance(item, _Stop):
+                        return
+                    self._handle(item)
+                except Exception:
+                    # One bad event must not stop the table; the log says what happened.
+                    log.exception("handling %r failed", item)
+                finally:
+                    self._queue.task_done()
+        finally:
+            self._running = False
+            self._shutdown()
+
+    def stop(self) -> None:
+        """Ask `run` to finish (safe from any thread and from signal handlers)."""
+        self._loop.call_soon_threadsafe(self._queue.put_nowait, _Stop())
+
+    async def idle(self) -> None:
+        """Wait until every event handed over so far has been handled (for simulations)."""
+        for _ in range(3):
+            await asyncio.sleep(0)
+        await self._queue.join()
+
+    def _handle(self, item) -> None:
+        if isinstance(item, _Edge):
+            debouncer = self._debounce.get(item.input)
+            if debouncer is None:
+                return  # the launcher's beam: counted by the launcher, not by the game
+            self._changed(item.input, debouncer.edge(item.active, item.time))
+            settle = _Settle(item.input)
+            self.clock.call_at(debouncer.quiet_at, lambda: self._queue.put_nowait(settle))
+        elif isinstance(item, _Settle):
+            debouncer = self._debounce[item.input]
+            if self.clock.now() >= debouncer.quiet_at:
+                self._changed(item.input, debouncer.settle())
+        elif isinstance(item, _Wake):
+            self._wakeup_at = None
+            self.feed(Tick(self.clock.now()))
+
+    def _changed(self, name: str, change: Change | None) -> None:
+        if change is not None:
+            self.feed(Press(name, change.time) if change.active else Release(name, change.time))
+
+    def feed(self, event: Event) -> None:
+        """Step the engine with one event and carry out the result (loop thread only)."""
+        now = self.clock.now()
+        self.log.append((now, event))
+        self.table, effects = game.step(self.table, event, now, self.rng)
+        for effect in effects:
+            if isinstance(effect, Sound):
+                self.board.buzzer.play(effect.name, TUNES[effect.name])
+            elif isinstance(effect, Announce):
+                self._announce(effect)
+        self._show()
+        self._schedule_wakeup()
+
+    def _announce(self, announce: Announce) -> None:
+        self._seq += 1
+        event = GameEvent(self._seq, announce.type, dict(announce.data))
+        log.info("%s %s", event.type, " ".join(f"{k}={v}" for k, v in event.data.items()))
+        for listener in self.listeners:
+            listener(event)
+
+    def _show(self) -> None:
+        view = game.render(self.table)
+        if view == self._shown:
+            return
+        for seat, pattern in enumerate(view.lights, start=1):
+            self.board.lights[seat].show(Pattern(pattern))
+        if self._shown is None or view.lines != self._shown.lines:
+            self.board.display.show(view.lines)
+        self._shown = view
+
+    def _schedule_wakeup(self) -> None:
+        when = game.next_wakeup(self.table)
+        if when == self._wakeup_at:
+            return
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+            self._wakeup = None
+        self._wakeup_at = when
+        if when is not None:
+            self._wakeup = self.clock.call_at(
+                when + self._grace, lambda: self._queue.put_nowait(_Wake())
+            )
+
+    def _shutdown(self) -> None:
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+        try:
+            self.board.all_off()
+            self.board.display.show(("Flash Table", "stopped"))
+            self.board.display.backlight(False)
+        finally:
+            self.board.close()

@@ -1,0 +1,164 @@
+"""SimTable: the real daemon, in-process, on gpiozero's mock pins and virtual time.
+
+For tests and for your own scripts::
+
+    async with SimTable(seed=1) as table:
+        await table.tap("seat1")
+        await table.tap("seat3")
+        await table.tap("play_pause")
+        print(table.lcd, table.lights)
+        await table.advance(6.0)      # a 6 s turn timer runs out, without waiting
+
+Inputs are named "seat1".."seat8", "slap", "launcher", "play_pause", "encoder.push".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from types import TracebackType
+
+from hardware.clock import VirtualClock
+from hardware.display import MemoryDisplay
+from hardware.sim.bounce import chatter
+from hardware.sim.pins import SimFactory, SimPin
+
+from .config import Config
+from .daemon import Daemon, GameEvent
+
+TAP_TIME = 0.12  # how long a finger stays on a button in a tap
+
+
+class SimTable:
+    """Async context manager running one simulated table."""
+
+    def __init__(self, config: Config | None = None, *, seed: int = 0) -> None:
+        self.config = config or Config()
+        self.seed = seed
+        self.clock = VirtualClock()
+        self.factory = SimFactory(self.clock)
+        self.display = MemoryDisplay()
+        self.pinmap = self.config.pinmap(simulated=True)
+        self.events: list[GameEvent] = []
+        self._daemon: Daemon | None = None
+        self._task: asyncio.Task | None = None
+
+    async def __aenter__(self) -> SimTable:
+        self._daemon = Daemon(
+            pinmap=self.pinmap,
+            pin_factory=self.factory,
+            display=self.display,
+            clock=self.clock,
+            rng=random.Random(self.seed),
+            settings=self.config.settings,
+            grace=0.0,
+        )
+        self._daemon.listeners.append(self.events.append)
+        self._task = asyncio.create_task(self._daemon.run())
+        await self.settle()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._daemon is not None and self._task is not None:
+            self._daemon.stop()
+            await self._task
+        self.factory.reset()
+
+    @property
+    def daemon(self) -> Daemon:
+        if self._daemon is None:
+            raise RuntimeError("use SimTable in 'async with'")
+        return self._daemon
+
+    # -- inputs --------------------------------------------------------------------------
+
+    def pin(self, role: str) -> SimPin:
+        """The mock pin of a role ("seat3" or "seat3.button", "slap", "launcher.beam", ...)."""
+        full = f"{role}.button" if f"{role}.button" in self.pinmap else role
+        return self.factory.pin(self.pinmap[full])
+
+    async def press(self, name: str, *, bounce: bool = False) -> None:
+        """Push a button down (switches pull their pin low)."""
+        await self._drive(name, high=False, bounce=bounce)
+
+    async def release(self, name: str, *, bounce: bool = False) -> None:
+        await self._drive(name, high=True, bounce=bounce)
+
+    async def tap(self, name: str, hold: float = TAP_TIME) -> None:
+        await self.press(name)
+        await self.advance(hold)
+        await self.release(name)
+
+    async def hold(self, name: str, seconds: float) -> None:
+        await self.press(name)
+        await self.advance(seconds)
+        await self.release(name)
+
+    async def turn(self, steps: int) -> None:
+        """Turn the encoder by `steps` detents: positive clockwise, negative anticlockwise."""
+        a, b = self.pin("encoder.a"), self.pin("encoder.b")
+        first, second = (a, b) if steps > 0 else (b, a)
+        for _ in range(abs(steps)):
+            # One detent is a full quadrature cycle: the leading contact closes first.
+            for drive in (first.drive_low, second.drive_low, first.drive_high, second.drive_high):
+                drive()
+                await self.advance(0.002)
+
+    async def _drive(self, name: str, *, high: bool, bounce: bool) -> None:
+        pin = self.pin(name)
+        if bounce:
+            settled = chatter(pin, self.clock, high=high, rng=random.Random(self.seed))
+            await self.advance_to(settled)
+        elif high:
+            pin.drive_high()
+        else:
+            pin.drive_low()
+        await self.settle()
+
+    # -- time ----------------------------------------------------------------------------
+
+    async def settle(self) -> None:
+        """Let the daemon handle everything that has happened so far."""
+        await self.daemon.idle()
+
+    async def advance(self, seconds: float) -> None:
+        """Let `seconds` of virtual time pass, running every timer due on the way in order."""
+        await self.advance_to(self.clock.now() + seconds)
+
+    async def advance_to(self, when: float) -> None:
+        await self.settle()
+        while self.clock.run_next(when):
+            await self.settle()
+        self.clock.set(max(when, self.clock.now()))
+        await self.settle()
+
+    @property
+    def now(self) -> float:
+        return self.clock.now()
+
+    # -- what the table shows ------------------------------------------------------------
+
+    @property
+    def lcd(self) -> tuple[str, str]:
+        """The LCD's two lines, each 16 characters."""
+        return self.display.lines
+
+    def light(self, seat: int) -> str:
+        """A seat light's pattern: "off", "on", "dim", "pulse", "blink", "blink_fast", "flash"."""
+        return self.daemon.board.lights[seat].pattern.value
+
+    @property
+    def lights(self) -> dict[int, str]:
+        return {seat: self.light(seat) for seat in self.daemon.board.lights}
+
+    def lit(self) -> list[int]:
+        """Seats whose light shows a turn (pulsing or blinking)."""
+        return [s for s, p in self.lights.items() if p in ("pulse", "blink_fast")]
+
+    def events_of(self, kind: str) -> list[GameEvent]:
+        return [e for e in self.events if e.type == kind]

@@ -1,0 +1,19 @@
+"""The table's sounds: each a short tune of (note, seconds), note None for a rest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from hardware.outputs import Note
+
+TUNES: Mapping[str, Sequence[Note]] = {
+    "join": (("C5", 0.06), ("E5", 0.06), ("G5", 0.1)),
+    "leave": (("G5", 0.06), ("E5", 0.06), ("C5", 0.1)),
+    "refuse": (("C4", 0.15), (None, 0.05), ("C4", 0.15)),
+    "start": (("C5", 0.1), ("E5", 0.1), ("G5", 0.1), ("C6", 0.25)),
+    "turn": (("A5", 0.05),),
+    "tick": (("E6", 0.03),),
+    "timeout": (("A3", 0.25), ("F3", 0.45)),
+    "pause": (("E5", 0.08), ("A4", 0.12)),
+    "resume": (("A4", 0.08), ("E5", 0.12)),
+}

@@ -1,0 +1,87 @@
+"""The operator's config file and `flashtable check-config`."""
+
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.config import ConfigError, load
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "flashtable.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_full_config_loads(tmp_path):
+    config = load(
+        write(
+            tmp_path,
+            """
+[table]
+id = "cafe-3"
+seats = 6
+[gpio]
+factory = "lgpio"
+chip = 4
+[pins]
+"play_pause" = 13
+[settings]
+turn_timer = "8s"
+timeout_penalty = 1
+""",
+        )
+    )
+    assert (config.table_id, config.seats, config.lgpio_chip) == ("cafe-3", 6, 4)
+    assert config.settings.turn_timer == 8
+    assert config.pinmap(simulated=False)["play_pause"] == 13
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[table]\nseats = 9", "table.seats must be 2 to 8"),
+        ("[table]\nid = 'a/b'", "table.id 'a/b'"),
+        ("[tabel]\nseats = 4", "unknown section [tabel]"),
+        ("[gpio]\nfactory = 'pigpio'", "gpio.factory must be one of"),
+        ("[settings]\nturn_timer = 31", "turn_timer cannot be 31"),
+        ("[settings]\ncolour = 'red'", "no setting named 'colour'"),
+        ("[table\n", "not valid TOML"),
+    ],
+)
+def test_bad_configs_say_why(tmp_path, text, reason):
+    with pytest.raises(ConfigError) as err:
+        load(write(tmp_path, text))
+    assert reason in str(err.value)
+    assert str(tmp_path) in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("pins", "reason"),
+    [
+        ('"slap" = 4', "pin 4 is used twice: 'seat1.button' and 'slap'"),
+        ('"seat9.light" = 5', "unknown role 'seat9.light'"),
+        ('"slap" = 31', "pin 31 of 'slap' is outside GPIO 2-27"),
+    ],
+)
+def test_check_config_rejects_bad_pin_maps_in_one_line(tmp_path, capsys, pins, reason):
+    path = write(tmp_path, f"[pins]\n{pins}\n")
+    assert main(["check-config", "--config", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert reason in err
+    assert err.count("\n") == 1
+
+
+def test_check_config_accepts_a_good_file_and_prints_the_map(tmp_path, capsys):
+    path = write(tmp_path, "[table]\nseats = 4\n")
+    assert main(["check-config", "--config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "ok" in out
+    assert "seat4.light" in out and "seat5.button" not in out
+
+
+def test_check_config_of_a_missing_file_fails(tmp_path, capsys):
+    assert main(["check-config", "--config", str(tmp_path / "nope.toml")]) == 1
+    assert "no such file" in capsys.readouterr().err

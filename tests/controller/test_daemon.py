@@ -1,0 +1,67 @@
+"""The daemon shell: debounce, edge times, and the border between pin threads and the loop."""
+
+import asyncio
+import threading
+
+from controller.game import Press, Release
+from controller.sim import SimTable
+from hardware.sim.bounce import chatter
+
+
+async def test_a_5ms_bounce_burst_makes_one_press():
+    async with SimTable(seed=1) as table:
+        await table.press("seat2", bounce=True)
+        await table.advance(0.2)
+        await table.release("seat2", bounce=True)
+        await table.advance(0.2)
+        inputs = [e for _, e in table.daemon.log if isinstance(e, Press | Release)]
+        assert [type(e) for e in inputs] == [Press, Release]
+        assert table.events_of("seat_claimed")[0].data == {"seat": 2}
+        assert len(table.events_of("seat_claimed")) == 1
+        assert table.events_of("seat_released") == []
+
+
+async def test_a_burst_reports_the_time_of_its_first_edge():
+    async with SimTable(seed=1) as table:
+        start = table.now
+        settled = chatter(table.pin("seat4"), table.clock, high=False, duration=0.005, edges=11)
+        assert settled == start + 0.005
+        await table.advance(0.1)
+        presses = [e for _, e in table.daemon.log if isinstance(e, Press)]
+        assert presses == [Press("seat4", start)]
+
+
+async def test_the_edge_time_reaches_the_engine_unchanged():
+    async with SimTable(seed=1) as table:
+        await table.advance(0.25)
+        edge = table.now
+        table.pin("seat1").drive_low()
+        # The daemon handles it later than the edge happened.
+        table.clock.set(edge + 0.5)
+        await table.settle()
+        handled_at, event = table.daemon.log[-1]
+        assert event == Press("seat1", edge)
+        assert handled_at == edge + 0.5
+
+
+async def test_the_thread_that_drives_a_pin_never_runs_game_logic(monkeypatch):
+    import controller.game as game
+
+    stepped_on: list[int] = []
+    real_step = game.step
+
+    def spying_step(*args):
+        stepped_on.append(threading.get_ident())
+        return real_step(*args)
+
+    monkeypatch.setattr(game, "step", spying_step)
+    async with SimTable(seed=1) as table:
+        pin = table.pin("seat3")
+        driver = threading.Thread(target=pin.drive_low)
+        driver.start()
+        await asyncio.to_thread(driver.join)
+        await table.settle()
+        assert table.events_of("seat_claimed")[0].data == {"seat": 3}
+        assert stepped_on
+        assert set(stepped_on) == {table.daemon.loop_thread}
+        assert driver.ident not in stepped_on

@@ -1,0 +1,106 @@
+"""A simulated table plays: seating, start, turns ended by the lit seat, timeouts."""
+
+from controller.config import Config
+from controller.settings import Settings
+from controller.sim import SimTable
+
+
+def config(**settings) -> Config:
+    return Config(settings=Settings(settings))
+
+
+async def seat(table: SimTable, *seats: int) -> None:
+    for n in seats:
+        await table.tap(f"seat{n}")
+
+
+async def test_three_seats_play_turns_and_a_4s_timeout_names_the_seat():
+    async with SimTable(config(turn_timer=4), seed=7) as table:
+        assert table.lcd == ("Press to join   ", "No seats yet    ")
+        await seat(table, 1, 3, 6)
+        assert table.lcd[1].rstrip() == "Seats 136"
+        assert {s for s, p in table.lights.items() if p == "on"} == {1, 3, 6}
+
+        await table.tap("play_pause")
+        [first] = table.lit()
+        assert first in (1, 3, 6)
+        assert table.lcd == ("Table   timer 4s", f"Seat {first} turn   4s")
+        assert table.light(first) == "pulse"
+        assert {s for s, p in table.lights.items() if p == "dim"} == {1, 3, 6} - {first}
+
+        # Another seat's press does nothing; the lit seat's own press ends the turn.
+        other = next(s for s in (1, 3, 6) if s != first)
+        await table.tap(f"seat{other}")
+        assert table.lit() == [first]
+        started = len(table.events_of("turn_started"))
+        await table.tap(f"seat{first}")
+        assert table.events_of("turn_ended")[-1].data["seat"] == first
+        assert len(table.events_of("turn_started")) == started + 1
+        [second] = table.lit()
+
+        # Nobody presses: the 4 s timer runs out in virtual time.
+        turn_start = table.now - 0.12  # the turn began at the press edge of the tap
+        await table.advance(2.5)
+        assert table.lcd[1] == f"Seat {second} turn   2s"
+        assert table.light(second) == "blink_fast"
+        await table.advance(4.0 - 2.5 - 0.12 - 0.01)
+        assert table.events_of("timeout") == []
+        await table.advance(0.02)
+        [timeout] = table.events_of("timeout")
+        assert timeout.data == {"seat": second, "penalty": 2}
+        assert table.now - turn_start >= 4.0
+        assert table.lcd == (f"Seat {second} timeout!".ljust(16), "Draw 2 cards    ")
+        assert table.light(second) == "flash"
+
+        # Then the unit picks the next player.
+        await table.advance(3.0)
+        assert len(table.lit()) == 1
+        assert table.events_of("turn_started")[-1].data["seat"] in (1, 3, 6)
+
+
+async def test_start_needs_two_players():
+    async with SimTable(seed=1) as table:
+        await seat(table, 2)
+        await table.tap("play_pause")
+        assert table.lcd[0].rstrip() == "Need 2+ players"
+        assert table.lit() == []
+        await table.advance(3.5)
+        assert table.lcd == ("Press to join   ", "Seats 2         ")
+
+
+async def test_pressing_again_releases_a_seat():
+    async with SimTable(seed=1) as table:
+        await seat(table, 4, 4)
+        assert table.light(4) == "off"
+        assert table.lcd[1].rstrip() == "No seats yet"
+
+
+async def test_a_button_held_at_power_on_is_stuck_and_not_seated():
+    table = SimTable(seed=1)
+    table.factory.pin(table.pinmap["seat5.button"]).drive_low()
+    async with table:
+        assert table.events_of("button_stuck")[0].data == {"input": "seat5"}
+        assert table.lcd == ("Seat 5 button   ", "stuck: check it ")
+        await table.release("seat5")
+        await table.tap("seat5")
+        assert table.events_of("seat_claimed")[0].data == {"seat": 5}
+
+
+async def test_a_button_held_while_seating_is_reported_stuck():
+    async with SimTable(seed=1) as table:
+        await table.press("seat2")
+        assert table.light(2) == "on"
+        await table.advance(8.5)
+        assert table.events_of("button_stuck")[0].data == {"input": "seat2"}
+        assert table.light(2) == "off"
+
+
+async def test_no_timer_means_the_turn_waits():
+    async with SimTable(config(turn_timer="off"), seed=3) as table:
+        await seat(table, 1, 2)
+        await table.tap("encoder.push")
+        [lit] = table.lit()
+        assert table.lcd[0] == "Table   no timer"
+        await table.advance(600)
+        assert table.lit() == [lit]
+        assert table.events_of("timeout") == []
