@@ -95,6 +95,7 @@ class Daemon:
             on_turn=self._turn_from_pin,
         )
         self.table = game.new_table(settings, pinmap.seats)
+        self.board.buzzer.volume = str(settings.volume)
         self.log: list[tuple[float, Event]] = []
         self.listeners: list[Callable[[GameEvent], None]] = []
         self._seq = 0

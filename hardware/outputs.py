@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 
-from gpiozero import PWMLED, TonalBuzzer
+from gpiozero import PWMLED, PWMOutputDevice
 from gpiozero.tones import Tone
 
 from .clock import Clock, Timer
@@ -76,26 +76,36 @@ class Light:
 
 Note = tuple[str | None, float]  # (note name such as "A4", or None for a rest; seconds)
 
+# A piezo is loudest at half duty and quieter as the pulses get narrower.
+VOLUME_DUTY = {"off": 0.0, "low": 0.04, "high": 0.5}
+
 
 class Buzzer:
     """A piezo buzzer playing tunes: sequences of notes timed on the given clock."""
 
     def __init__(self, pin: int, clock: Clock, *, pin_factory=None) -> None:
-        # Three octaves around A4 cover every tune the table plays.
-        self._buzzer = TonalBuzzer(pin, octaves=3, pin_factory=pin_factory)
+        self._pwm = PWMOutputDevice(pin, frequency=440, pin_factory=pin_factory)
         self._clock = clock
         self._timer: Timer | None = None
-        self.enabled = True
+        self.duty = VOLUME_DUTY["high"]
         self.playing: str | None = None
 
     @property
     def pin(self):
-        return self._buzzer.pwm_device.pin
+        return self._pwm.pin
+
+    @property
+    def volume(self) -> str:
+        return next(name for name, duty in VOLUME_DUTY.items() if duty == self.duty)
+
+    @volume.setter
+    def volume(self, name: str) -> None:
+        self.duty = VOLUME_DUTY[name]
 
     def play(self, name: str, tune: Sequence[Note]) -> None:
         """Start `tune` now, cutting off whatever was playing."""
         self.stop()
-        if not self.enabled or not tune:
+        if not self.duty or not tune:
             return
         self.playing = name
         self._step(list(tune), 0, self._clock.now())
@@ -106,9 +116,10 @@ class Buzzer:
             return
         note, length = tune[index]
         if note is None:
-            self._buzzer.stop()
+            self._pwm.value = 0
         else:
-            self._buzzer.play(Tone(note))
+            self._pwm.frequency = Tone(note).frequency
+            self._pwm.value = self.duty
         self._timer = self._clock.call_at(
             start + length, lambda: self._step(tune, index + 1, start + length)
         )
@@ -118,8 +129,8 @@ class Buzzer:
             self._timer.cancel()
             self._timer = None
         self.playing = None
-        self._buzzer.stop()
+        self._pwm.value = 0
 
     def close(self) -> None:
         self.stop()
-        self._buzzer.close()
+        self._pwm.close()

@@ -83,3 +83,25 @@ def test_buttons_held_at_start_are_found(factory):
         assert board.pressed_now() == ["seat2"]
     finally:
         board.close()
+
+
+def test_the_buzzer_plays_a_tune_note_by_note_in_virtual_time(factory):
+    board = build(factory, PinMap.build(8))
+    try:
+        pin = factory.pin(DEFAULT_PINS["buzzer"])
+        board.buzzer.play("test", [("A4", 0.1), (None, 0.05), ("A5", 0.1)])
+        assert (pin.frequency, pin.state) == (440, 0.5)
+        factory.clock.run_next(factory.clock.now() + 1)
+        assert pin.state == 0
+        factory.clock.run_next(factory.clock.now() + 1)
+        assert (round(pin.frequency), pin.state) == (880, 0.5)
+        factory.clock.run_next(factory.clock.now() + 1)
+        assert pin.state == 0 and board.buzzer.playing is None
+        board.buzzer.volume = "low"
+        board.buzzer.play("test", [("A4", 0.1)])
+        assert 0 < pin.state < 0.5
+        board.buzzer.volume = "off"
+        board.buzzer.play("test", [("A4", 0.1)])
+        assert pin.state == 0 and board.buzzer.playing is None
+    finally:
+        board.close()
