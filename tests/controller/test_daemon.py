@@ -65,3 +65,16 @@ async def test_the_thread_that_drives_a_pin_never_runs_game_logic(monkeypatch):
         assert stepped_on
         assert set(stepped_on) == {table.daemon.loop_thread}
         assert driver.ident not in stepped_on
+
+
+async def test_stopping_leaves_lights_and_buzzer_off():
+    async with SimTable(seed=1) as table:
+        for seat in ("seat1", "seat2"):
+            await table.tap(seat)
+        await table.tap("play_pause")
+        lights = table.daemon.board.lights
+        assert any(light.pattern.value == "pulse" for light in lights.values())
+    # Closing the devices would zero the pins anyway: the patterns show all_off ran first.
+    assert {light.pattern.value for light in lights.values()} == {"off"}
+    assert table.display.lines == ("Flash Table     ", "stopped         ")
+    assert table.display.lit is False

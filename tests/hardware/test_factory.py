@@ -1,0 +1,28 @@
+"""The pin factory comes from the config, else gpiozero's environment variable, else lgpio."""
+
+import pytest
+
+from hardware.clock import VirtualClock
+from hardware.factory import FactoryError, factory_name, make_factory
+from hardware.sim.pins import SimFactory
+
+
+def test_config_beats_environment(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "rpigpio")
+    assert factory_name("mock") == "mock"
+    assert factory_name(None) == "rpigpio"
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY")
+    assert factory_name(None) == "lgpio"
+
+
+def test_unknown_factory_is_refused(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "pigpio")
+    with pytest.raises(FactoryError, match="not 'pigpio'"):
+        factory_name(None)
+
+
+def test_mock_factory_runs_on_the_given_clock():
+    clock = VirtualClock(50.0)
+    factory = make_factory("mock", clock=clock)
+    assert isinstance(factory, SimFactory)
+    assert factory.ticks() == 50.0
