@@ -33,6 +33,15 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"operator config file (default: {DEFAULT_PATH}; defaults if it is missing)",
         )
 
+    def state_dir_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--state-dir",
+            type=Path,
+            default=DEFAULT_STATE_DIR,
+            metavar="DIR",
+            help=f"where the daemon keeps its own files (default: {DEFAULT_STATE_DIR})",
+        )
+
     def log_option(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
             "--log-level",
@@ -48,13 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         "simulated pins (no hardware needed). Stops cleanly on SIGTERM or Ctrl-C.",
     )
     config_option(run)
-    run.add_argument(
-        "--state-dir",
-        type=Path,
-        default=DEFAULT_STATE_DIR,
-        metavar="DIR",
-        help=f"where the daemon keeps its own files (default: {DEFAULT_STATE_DIR})",
-    )
+    state_dir_option(run)
     run.add_argument(
         "--sim", action="store_true", help="run on simulated pins instead of the Pi's GPIO"
     )
@@ -88,6 +91,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--script", type=Path, metavar="FILE", help="script to play with --headless")
 
+    settings = commands.add_parser(
+        "settings",
+        help="show the game settings, or change them from the shell",
+        description="Show the game settings and the file they live in; 'set KEY=VALUE ...' "
+        "changes some (checked like the menu checks them), 'reset' goes back to the config's "
+        "values. A running daemon rereads the file on SIGHUP (systemctl reload flashtable).",
+    )
+    config_option(settings)
+    state_dir_option(settings)
+    settings.add_argument(
+        "action", nargs="?", choices=("show", "set", "reset"), default="show", help="default: show"
+    )
+    settings.add_argument("changes", nargs="*", metavar="KEY=VALUE", help="settings to set")
+
     check = commands.add_parser(
         "check-config",
         help="validate the config file and pin map",
@@ -109,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "check-config":
             return check_config(args.config)
+        if args.command == "settings":
+            if args.action != "set" and args.changes:
+                parser.error(f"'{args.action}' takes no KEY=VALUE")
+            return settings_command(load(args.config), args.state_dir, args.action, args.changes)
         config = load(args.config)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         if args.command == "sim":
@@ -133,6 +154,43 @@ def check_config(path: Path | None) -> int:
     return 0
 
 
+def settings_command(config: Config, state_dir: Path, action: str, changes: list[str]) -> int:
+    from .settings import SETTINGS, SettingError
+    from .settings_store import SettingsStore
+
+    store = SettingsStore(state_dir, config.settings)
+    loaded = store.load()
+    for problem in loaded.problems:
+        print(f"flashtable: {problem}", file=sys.stderr)
+    current = loaded.settings
+    try:
+        if action == "set":
+            pairs = dict(_key_value(text) for text in changes)
+            if not pairs:
+                raise SettingError("nothing to set: give KEY=VALUE")
+            current = store.set(pairs)
+        elif action == "reset":
+            current = store.reset()
+    except (SettingError, OSError) as err:
+        print(f"flashtable: {err}", file=sys.stderr)
+        return 1
+    print(f"{store.path} (* changed on the table; the rest from the config or the defaults)")
+    for spec in SETTINGS:
+        mark = "*" if spec.key in store.changes else " "
+        value = spec.text(current[spec.key])
+        print(f"{mark} {spec.key:<18} {value:<10} {spec.label} ({spec.allowed()})")
+    return 0
+
+
+def _key_value(text: str) -> tuple[str, str]:
+    from .settings import SettingError
+
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise SettingError(f"{text!r} is not KEY=VALUE")
+    return key.strip(), value.strip()
+
+
 def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
     from dataclasses import replace
 
@@ -149,6 +207,7 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     from hardware.factory import FactoryError, factory_name, make_factory
 
     from .daemon import Daemon
+    from .settings_store import SettingsStore
 
     loop = asyncio.get_running_loop()
     clock = LoopClock(loop)
@@ -159,13 +218,14 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     except FactoryError as err:
         print(f"flashtable: {err}", file=sys.stderr)
         return 1
+    settings = SettingsStore(state_dir, config.settings).load().settings
     daemon = Daemon(
         pinmap=config.pinmap(simulated=simulated),
         pin_factory=pin_factory,
         display=MemoryDisplay(),
         clock=clock,
         rng=random.Random(seed),
-        settings=config.settings,
+        settings=settings,
     )
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, daemon.stop)

@@ -59,7 +59,17 @@ def test_run_sim_starts_and_stops_cleanly_on_sigterm(tmp_path):
     assert "no such file" in out
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "controller", "run", "--sim", "--seed", "1"],
+        [
+            sys.executable,
+            "-m",
+            "controller",
+            "run",
+            "--sim",
+            "--seed",
+            "1",
+            "--state-dir",
+            str(tmp_path),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -73,3 +83,22 @@ def test_run_sim_starts_and_stops_cleanly_on_sigterm(tmp_path):
         process.kill()
     assert process.returncode == 0
     assert "stopped" in out
+
+
+def test_settings_are_shown_set_and_reset_from_the_shell(tmp_path, capsys):
+    state = ["--state-dir", str(tmp_path)]
+    assert main(["settings", "set", "turn_timer=8s", "picker=fair", *state]) == 0
+    out = capsys.readouterr().out
+    assert "* turn_timer         8 s" in out
+    assert "* picker             fair" in out
+    assert str(tmp_path / "settings.json") in out
+
+    assert main(["settings", "set", "turn_timer=99", *state]) == 1
+    assert "turn_timer cannot be '99'; allowed: off, 2-30 s" in capsys.readouterr().err
+    assert main(["settings", "set", "turn_timer", *state]) == 1
+    assert "'turn_timer' is not KEY=VALUE" in capsys.readouterr().err
+
+    assert main(["settings", *state]) == 0
+    assert "* turn_timer         8 s" in capsys.readouterr().out
+    assert main(["settings", "reset", *state]) == 0
+    assert "  turn_timer         6 s" in capsys.readouterr().out

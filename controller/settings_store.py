@@ -1,0 +1,68 @@
+"""Where the settings changed on the table (menu, shell, MQTT) survive a power cut.
+
+The config file's [settings] are the starting values; the store in the state directory
+holds only what was changed on the table since, so "Reset settings" simply empties it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .settings import SettingError, Settings, Value, setting
+from .statefile import Unreadable, read_json, write_json
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "settings.json"
+
+
+@dataclass
+class Loaded:
+    settings: Settings
+    problems: list[str] = field(default_factory=list)  # one line each, for log and LCD
+
+
+class SettingsStore:
+    def __init__(self, state_dir: Path, base: Settings) -> None:
+        self.path = state_dir / FILE_NAME
+        self.base = base
+        self.changes: dict[str, Value] = {}
+
+    def load(self) -> Loaded:
+        """The base settings with the stored changes; bad entries are dropped and named."""
+        try:
+            raw = read_json(self.path)
+        except Unreadable as err:
+            return Loaded(self.base, [f"Settings file bad: {err.kept_as.name}; defaults used"])
+        if raw is None:
+            return Loaded(self.base)
+        if not isinstance(raw, dict):
+            return Loaded(self.base, [f"{self.path}: not a table of settings; ignored"])
+        problems = []
+        self.changes = {}
+        for key, value in raw.items():
+            try:
+                self.changes[key] = setting(key).parse(value)
+            except SettingError as err:
+                log.warning("%s: %s; that setting keeps its value", self.path, err)
+                problems.append(str(err))
+        return Loaded(self.base.replace(self.changes), problems)
+
+    def save(self, settings: Settings) -> None:
+        """Remember every value that differs from the base, atomically."""
+        self.changes = {k: v for k, v in settings.items() if v != self.base[k]}
+        write_json(self.path, self.changes)
+
+    def set(self, changes: Mapping[str, object]) -> Settings:
+        """Validate and store changes; raises SettingError naming a bad one."""
+        current = self.base.replace(self.changes)
+        updated = current.replace(changes)
+        self.save(updated)
+        return updated
+
+    def reset(self) -> Settings:
+        self.save(self.base)
+        return self.base
