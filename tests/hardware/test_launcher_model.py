@@ -98,7 +98,9 @@ def test_the_pin_records_agree_with_the_beam_input(rig):
     rig.motor.forward(1.0)
     rig.run(1.0)
     rig.motor.stop()
-    highs = [s.timestamp for before, s in zip(pin.states, pin.states[1:]) if before.state]
+    highs = [
+        s.timestamp for before, s in zip(pin.states, pin.states[1:], strict=False) if before.state
+    ]
     assert highs == pytest.approx(rig.pulses())
 
 
@@ -259,11 +261,14 @@ def test_the_model_sits_on_the_launcher_roles_of_the_simulated_pin_map():
     factory.reset()
 
 
+# Mostly long enough for cards to move, sometimes (as a boundary) no time at all
+delays = st.floats(0.0, 0.4) | st.sampled_from([0.0, 0.02, 0.1, 0.3])
 forward_steps = st.lists(
     st.tuples(
-        st.floats(0.0, 0.4),
+        delays,
         st.one_of(
-            st.tuples(st.just("speed"), st.floats(0.0, 1.0)),
+            st.tuples(st.just("speed"), st.floats(0.0, 1.0) | st.just(1.0)),
+            st.tuples(st.just("speed"), st.floats(0.3, 1.0)),
             st.tuples(st.just("stop"), st.none()),
             st.tuples(st.just("glitch"), st.floats(0.0005, 0.002)),
             st.tuples(st.just("jam"), st.none()),
@@ -271,12 +276,15 @@ forward_steps = st.lists(
             st.tuples(st.just("refill"), st.integers(0, 4)),
         ),
     ),
+    min_size=3,
     max_size=40,
 )
 
 
 @settings(max_examples=150, deadline=None)
-@given(cards=st.integers(0, 12), steps=forward_steps, seed=st.integers(0, 2**16))
+@given(
+    cards=st.integers(0, 3) | st.integers(4, 12), steps=forward_steps, seed=st.integers(0, 2**16)
+)
 def test_every_long_pulse_is_a_card_out_and_no_more_leave_than_were_loaded(cards, steps, seed):
     rig = Rig(cards=cards, seed=seed)
     loaded = cards
@@ -297,6 +305,10 @@ def test_every_long_pulse_is_a_card_out_and_no_more_leave_than_were_loaded(cards
                 rig.model.refill(arg)
                 loaded += arg
             assert rig.model.cards_out + rig.model.cards_left == loaded
+        # Whatever state the steps left behind, the launcher then runs freely for a while.
+        rig.model.clear_jam()
+        rig.motor.forward(1.0)
+        rig.run(1.0)
         rig.motor.stop()
         rig.run(0.1)
         long_pulses = [p for p in rig.pulses() if p > DEBOUNCE]
@@ -308,19 +320,26 @@ def test_every_long_pulse_is_a_card_out_and_no_more_leave_than_were_loaded(cards
 
 any_direction_steps = st.lists(
     st.tuples(
-        st.floats(0.0, 0.3),
+        delays,
         st.one_of(
             st.tuples(st.just("speed"), st.floats(-1.0, 1.0)),
+            st.tuples(st.just("speed"), st.sampled_from([-1.0, 0.0, 1.0])),
             st.tuples(st.just("jam"), st.none()),
             st.tuples(st.just("clear"), st.none()),
+            st.tuples(st.just("until_in_beam"), st.none()),
         ),
     ),
+    min_size=3,
     max_size=40,
 )
 
 
 @settings(max_examples=150, deadline=None)
-@given(cards=st.integers(0, 12), steps=any_direction_steps, seed=st.integers(0, 2**16))
+@given(
+    cards=st.integers(0, 3) | st.integers(4, 12),
+    steps=any_direction_steps,
+    seed=st.integers(0, 2**16),
+)
 def test_a_card_is_counted_out_exactly_when_the_beam_clears_going_forward(cards, steps, seed):
     rig = Rig(cards=cards, seed=seed)
     try:
@@ -330,9 +349,20 @@ def test_a_card_is_counted_out_exactly_when_the_beam_clears_going_forward(cards,
                 rig.motor.value = arg
             elif action == "jam":
                 rig.model.jam()
-            else:
+            elif action == "clear":
                 rig.model.clear_jam()
-        rig.run(0.5)
+            else:
+                # so that the roller often reverses with a card in the beam
+                for _ in range(300):
+                    if rig.model.card_in_beam:
+                        break
+                    rig.run(0.001)
+        rig.model.clear_jam()
+        rig.motor.forward(1.0)
+        rig.run(0.6)
+        rig.motor.backward(1.0)
+        rig.run(0.2)
+        rig.motor.stop()
         counted = 0
         for _, blocked, speed, out in rig.edges:
             if not blocked and speed > 0:
