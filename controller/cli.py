@@ -203,8 +203,8 @@ def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
 
 async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: int) -> int:
     from hardware.clock import LoopClock
-    from hardware.display import MemoryDisplay
     from hardware.factory import FactoryError, factory_name, make_factory
+    from hardware.lcd import DisplayError, open_display, simulated_display
 
     from .daemon import Daemon
     from .settings_store import SettingsStore
@@ -218,11 +218,26 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     except FactoryError as err:
         print(f"flashtable: {err}", file=sys.stderr)
         return 1
+    pinmap = config.pinmap(simulated=simulated)
+    try:
+        if simulated:
+            display, _ = simulated_display()
+        else:
+            display = open_display(
+                config.lcd_interface,
+                pins=pinmap.pins,
+                pin_factory=pin_factory,
+                i2c_port=config.i2c_port,
+                i2c_address=config.i2c_address,
+            )
+    except DisplayError as err:
+        print(f"flashtable: {err}", file=sys.stderr)
+        return 1
     settings = SettingsStore(state_dir, config.settings).load().settings
     daemon = Daemon(
-        pinmap=config.pinmap(simulated=simulated),
+        pinmap=pinmap,
         pin_factory=pin_factory,
-        display=MemoryDisplay(),
+        display=display,
         clock=clock,
         rng=random.Random(seed),
         settings=settings,

@@ -221,4 +221,5 @@ class Daemon:
             self.board.display.show(("Flash Table", "stopped"))
             self.board.display.backlight(False)
         finally:
+            self.board.display.close()
             self.board.close()

@@ -19,7 +19,7 @@ import random
 from types import TracebackType
 
 from hardware.clock import VirtualClock
-from hardware.display import MemoryDisplay
+from hardware.lcd import simulated_display
 from hardware.sim.bounce import chatter
 from hardware.sim.pins import SimFactory, SimPin
 
@@ -37,7 +37,8 @@ class SimTable:
         self.seed = seed
         self.clock = VirtualClock()
         self.factory = SimFactory(self.clock)
-        self.display = MemoryDisplay()
+        # The real LCD driver on a model of the HD44780: the text is what the LCD would show.
+        self.display, self.lcd_model = simulated_display()
         self.pinmap = self.config.pinmap(simulated=True)
         self.events: list[GameEvent] = []
         self._daemon: Daemon | None = None
@@ -145,8 +146,8 @@ class SimTable:
 
     @property
     def lcd(self) -> tuple[str, str]:
-        """The LCD's two lines, each 16 characters."""
-        return self.display.lines
+        """The LCD's two lines, each 16 characters, as the display's controller holds them."""
+        return self.lcd_model.lines
 
     def light(self, seat: int) -> str:
         """A seat light's pattern: "off", "on", "dim", "pulse", "blink", "blink_fast", "flash"."""

@@ -19,20 +19,3 @@ class TextDisplay(Protocol):
 def fit(line: str) -> str:
     """A line cut or padded to the display's width."""
     return line[:COLUMNS].ljust(COLUMNS)
-
-
-class MemoryDisplay:
-    """A display that keeps what it was last told to show (the simulator's LCD)."""
-
-    def __init__(self) -> None:
-        self.lines = (fit(""), fit(""))
-        self.lit = True
-
-    def show(self, lines: tuple[str, str]) -> None:
-        self.lines = (fit(lines[0]), fit(lines[1]))
-
-    def backlight(self, on: bool) -> None:
-        self.lit = on
-
-    def close(self) -> None:
-        self.lit = False

@@ -76,5 +76,5 @@ async def test_stopping_leaves_lights_and_buzzer_off():
         assert any(light.pattern.value == "pulse" for light in lights.values())
     # Closing the devices would zero the pins anyway: the patterns show all_off ran first.
     assert {light.pattern.value for light in lights.values()} == {"off"}
-    assert table.display.lines == ("Flash Table     ", "stopped         ")
-    assert table.display.lit is False
+    assert table.lcd == ("Flash Table     ", "stopped         ")
+    assert table.lcd_model.backlight is False

@@ -4,7 +4,7 @@ import pytest
 
 from hardware.board import Board
 from hardware.clock import VirtualClock
-from hardware.display import MemoryDisplay
+from hardware.lcd import simulated_display
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
 from hardware.sim.pins import SimFactory
 
@@ -21,7 +21,7 @@ def build(factory, pinmap, edges=None):
         pinmap,
         pin_factory=factory,
         clock=factory.clock,
-        display=MemoryDisplay(),
+        display=simulated_display()[0],
         on_edge=lambda *edge: (edges if edges is not None else []).append(edge),
         on_turn=lambda steps: None,
     )
