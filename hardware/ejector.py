@@ -1,0 +1,210 @@
+"""The card ejector: dispense exactly n cards, counted by the break-beam at the slot.
+
+`Ejector` is what the game uses; `GpioEjector` runs the launcher on the Pi's own pins (the
+serial controller implements the same interface). A card counts when its back end has
+cleared the beam and the beam has stayed clear for a moment, so a flicker inside a card or a
+glitch shorter than a card never counts. At the n-th card the motor stops at once and runs
+backwards briefly, pulling the next card back into the hopper; the motor never runs on for
+a card that was not asked for. No beam edge for the jam time while the motor runs is a jam.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from .clock import Clock, Timer
+
+log = logging.getLogger(__name__)
+
+# A card blocks the beam for 25 ms or more even at the slowest feed; glitches are shorter.
+MIN_CARD_TIME = 0.004
+# The beam must stay clear this long after a card before the card counts.
+CLEAR_TIME = 0.003
+# Soft start: the duty climbs in steps, so the roller grips the card instead of slipping.
+SOFT_START = (0.45, 0.65, 0.85, 1.0)
+SOFT_START_STEP = 0.04
+RETRACT_DUTY = 0.7
+RETRACT_TIME = 0.06
+DEFAULT_JAM_TIME = 0.8
+
+
+@dataclass(frozen=True)
+class CardOut:
+    """One more card has left the slot; `owed` is what this dispense still has to send."""
+
+    time: float
+    owed: int
+
+
+@dataclass(frozen=True)
+class Halted:
+    """The motor stopped: "done" (all out), "jam" or "empty"; `owed` cards are still owed."""
+
+    reason: str
+    time: float
+    owed: int
+
+
+Report = CardOut | Halted
+
+
+class Ejector(Protocol):
+    busy: bool
+    owed: int
+
+    def dispense(self, count: int) -> None: ...
+
+    def resume(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class GpioEjector:
+    """The launcher on gpiozero devices: a `Motor`, beam edges fed to `beam`, a hopper switch.
+
+    Beam edges arrive through `beam(clear, time)` from whoever owns the pin callbacks (the
+    daemon, on its loop); reports go to `on_report`. Everything runs on one thread."""
+
+    def __init__(
+        self,
+        motor,
+        *,
+        clock: Clock,
+        on_report: Callable[[Report], None],
+        beam_clear: Callable[[], bool],
+        hopper_empty: Callable[[], bool] = lambda: False,
+        jam_time: float = DEFAULT_JAM_TIME,
+    ) -> None:
+        self._motor = motor
+        self._clock = clock
+        self._report = on_report
+        self._beam_clear = beam_clear
+        self._hopper_empty = hopper_empty
+        self.jam_time = jam_time
+        self.owed = 0
+        self.busy = False
+        self._feeding = False
+        self._blocked_at: float | None = None
+        self._cleared_at: float | None = None  # a card that cleared the beam, not yet counted
+        self._timers: dict[str, Timer] = {}
+
+    def dispense(self, count: int) -> None:
+        """Send out exactly `count` more cards (added to any still owed)."""
+        if count < 0:
+            raise ValueError("cannot dispense fewer than no cards")
+        self.owed += count
+        if self.owed == 0 or self._feeding:
+            return
+        if self._hopper_empty():
+            self._halt("empty")
+            return
+        self.busy = self._feeding = True
+        # A card left in the beam by a jam or a stop counts when it leaves, however little
+        # of it is still to pass.
+        self._blocked_at = None if self._beam_clear() else float("-inf")
+        self._cancel("retract")
+        self._soft_start(0)
+        self._arm_watchdog()
+
+    def resume(self) -> None:
+        """Go on with the cards still owed (after a jam was cleared or the hopper refilled)."""
+        self.dispense(0)
+
+    def stop(self) -> None:
+        """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
+        self._count_cleared()
+        self._cancel_all()
+        self._motor.stop()
+        self.busy = self._feeding = False
+
+    def beam(self, clear: bool, time: float) -> None:
+        """A beam edge: `clear` False when a card starts blocking it, True when it has passed."""
+        if not self._feeding:
+            return  # the retract may pull a card back through the beam: not a card out
+        self._arm_watchdog()
+        if not clear:
+            if self._cleared_at is not None:
+                # Blocked again before the clear beam counted: the same card goes on.
+                self._cleared_at = None
+                self._cancel("count")
+            else:
+                self._blocked_at = time
+            return
+        if self._blocked_at is None or time - self._blocked_at < MIN_CARD_TIME:
+            self._blocked_at = None  # a glitch, not a card
+            return
+        self._cleared_at = time
+        self._later("count", time + CLEAR_TIME, self._count_cleared)
+
+    def hopper_emptied(self) -> None:
+        """The hopper switch closed: nothing more can come out until a refill."""
+        if self._feeding:
+            self._halt("empty")
+
+    # -- inside ----------------------------------------------------------------------
+
+    def _count_cleared(self) -> None:
+        """Count the card that cleared the beam (now, or before the motor stops for good)."""
+        time, self._cleared_at = self._cleared_at, None
+        if time is None:
+            return
+        self._cancel("count")
+        self._blocked_at = None
+        self.owed -= 1
+        if self.owed == 0:
+            self._cancel_all()
+            self._motor.stop()
+            self._feeding = False
+            self._retract()
+        self._report(CardOut(time, self.owed))
+        if self.owed == 0:
+            self._report(Halted("done", self._clock.now(), 0))
+
+    def _retract(self) -> None:
+        self._motor.backward(RETRACT_DUTY)
+
+        def done() -> None:
+            self._motor.stop()
+            self.busy = self._feeding
+
+        self._later("retract", self._clock.now() + RETRACT_TIME, done)
+
+    def _soft_start(self, step: int) -> None:
+        self._motor.forward(SOFT_START[step])
+        if step + 1 < len(SOFT_START):
+            when = self._clock.now() + SOFT_START_STEP
+            self._later("ramp", when, lambda: self._soft_start(step + 1))
+
+    def _arm_watchdog(self) -> None:
+        self._later("watchdog", self._clock.now() + self.jam_time, self._starved)
+
+    def _starved(self) -> None:
+        self._halt("empty" if self._hopper_empty() else "jam")
+
+    def _halt(self, reason: str) -> None:
+        self.stop()
+        if self.owed == 0:
+            return  # the card that emptied the hopper was the last one asked for
+        log.warning("launcher stopped: %s, %d card(s) still owed", reason, self.owed)
+        self._report(Halted(reason, self._clock.now(), self.owed))
+
+    def _later(self, name: str, when: float, callback: Callable[[], None]) -> None:
+        self._cancel(name)
+
+        def fire() -> None:
+            del self._timers[name]
+            callback()
+
+        self._timers[name] = self._clock.call_at(when, fire)
+
+    def _cancel(self, name: str) -> None:
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _cancel_all(self) -> None:
+        for name in list(self._timers):
+            self._cancel(name)

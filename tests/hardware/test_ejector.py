@@ -1,0 +1,177 @@
+"""The GPIO ejector on the launcher model: exactly the cards asked, through glitches and jams."""
+
+import random
+
+import pytest
+from gpiozero import Motor
+
+from hardware.clock import VirtualClock
+from hardware.ejector import CardOut, GpioEjector, Halted
+from hardware.inputs import EdgeInput
+from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
+from hardware.sim.launcher import LauncherModel
+from hardware.sim.pins import SimFactory
+
+PINMAP = PinMap.build(
+    8, base={**DEFAULT_PINS, **SIMULATION_EXTRA_PINS}, header=SIM_HEADER, i2c_in_use=False
+)
+
+
+class Rig:
+    """The launcher model with the ejector wired to it as the daemon wires it."""
+
+    def __init__(self, seed: int = 0, cards: int = 54) -> None:
+        self.clock = VirtualClock()
+        self.factory = SimFactory(self.clock)
+        self.model = LauncherModel.for_pinmap(
+            self.factory, self.clock, PINMAP, cards=cards, rng=random.Random(seed)
+        )
+        self.reports: list = []
+        self.motor = Motor(
+            PINMAP["launcher.motor.forward"],
+            PINMAP["launcher.motor.backward"],
+            pin_factory=self.factory,
+        )
+        self.empty = EdgeInput(
+            PINMAP["launcher.empty"],
+            role="launcher.empty",
+            on_edge=lambda _, active, t: active and self.ejector.hopper_emptied(),
+            pin_factory=self.factory,
+        )
+        self.ejector = GpioEjector(
+            self.motor,
+            clock=self.clock,
+            on_report=self.reports.append,
+            beam_clear=lambda: self.beam.is_active,
+            hopper_empty=lambda: self.empty.is_active,
+        )
+        self.beam = EdgeInput(
+            PINMAP["launcher.beam"],
+            role="launcher.beam",
+            on_edge=lambda _, clear, t: self.ejector.beam(clear, t),
+            pin_factory=self.factory,
+        )
+
+    def run_until_halted(self, limit: float = 30.0) -> Halted:
+        end = self.clock.now() + limit
+        start = len(self.reports)
+        while self.clock.run_next(end):
+            halts = [r for r in self.reports[start:] if isinstance(r, Halted)]
+            if halts:
+                return halts[0]
+        raise AssertionError("the ejector never stopped")
+
+    def run_for(self, seconds: float) -> None:
+        end = self.clock.now() + seconds
+        while self.clock.run_next(end):
+            pass
+        self.clock.set(end)
+
+    def close(self) -> None:
+        for device in (self.beam, self.ejector and self.motor, self.empty):
+            device.close()
+        self.model.close()
+
+
+@pytest.fixture
+def rig():
+    rig = Rig()
+    yield rig
+    rig.close()
+
+
+@pytest.mark.parametrize("count", [1, 2, 4, 6, 12])
+def test_dispenses_exactly_the_count_and_pulls_the_next_card_back(rig, count):
+    rig.ejector.dispense(count)
+    halt = rig.run_until_halted()
+    assert halt.reason == "done" and halt.owed == 0
+    assert rig.model.cards_out == count
+    assert [r.owed for r in rig.reports if isinstance(r, CardOut)] == list(range(count - 1, -1, -1))
+    rig.run_for(5.0)
+    assert rig.model.cards_out == count
+    assert rig.model.motor_speed == 0
+    assert not rig.model.card_in_beam
+    assert rig.ejector.busy is False
+
+
+def test_ten_thousand_dispenses_through_beam_noise_are_all_exact():
+    rig = Rig(seed=99, cards=10_000)
+    rng = random.Random(2026)
+    asked = 0
+    for _ in range(10_000):
+        if rig.model.cards_left < 20:
+            rig.model.refill(500)
+        count = rng.randint(1, 6)
+        before = rig.model.cards_out
+        rig.ejector.dispense(count)
+        # Glitches shorter than any card, at random moments of the dispense, far enough
+        # apart that two never run together into one long pulse.
+        moments = sorted(rng.uniform(0.0, 0.12 * count) for _ in range(rng.randint(0, 3)))
+        for when in moments[:1] + [b for a, b in zip(moments, moments[1:]) if b - a > 0.01]:
+            length = rng.uniform(0.0005, 0.003)
+            rig.clock.call_at(rig.clock.now() + when, lambda n=length: rig.model.glitch(n))
+        halt = rig.run_until_halted()
+        assert (halt.reason, rig.model.cards_out - before) == ("done", count)
+        asked += count
+        rig.run_for(0.1)
+    assert rig.model.cards_out == asked
+    rig.close()
+
+
+def test_jams_anywhere_never_lose_or_add_a_card():
+    rig = Rig(seed=5, cards=5_000)
+    rng = random.Random(77)
+    asked = jams = 0
+    for _ in range(300):
+        count = rng.randint(1, 8)
+        asked += count
+        rig.ejector.dispense(count)
+        rig.clock.call_at(rig.clock.now() + rng.uniform(0.0, 0.15 * count), rig.model.jam)
+        while (halt := rig.run_until_halted()).reason == "jam":
+            jams += 1
+            # The motor is off within 50 ms of the moment the jam was seen.
+            assert rig.model.motor_speed == 0
+            assert halt.time - rig.model.stop_times[-1] <= 0.05
+            assert halt.owed == count - (rig.model.cards_out - (asked - count))
+            rig.run_for(1.0)
+            rig.model.clear_jam()
+            rig.ejector.resume()
+        assert halt.reason == "done"
+        assert rig.model.cards_out == asked
+    assert jams > 100
+    rig.run_for(5.0)
+    assert rig.model.cards_out == asked
+    rig.close()
+
+
+def test_an_empty_hopper_stops_and_keeps_the_count_owed(rig):
+    rig.model.empty()
+    rig.model.refill(3)
+    rig.ejector.dispense(5)
+    halt = rig.run_until_halted()
+    assert (halt.reason, halt.owed, rig.model.cards_out) == ("empty", 2, 3)
+    assert rig.model.motor_speed == 0
+    rig.model.refill(10)
+    rig.ejector.resume()
+    assert rig.run_until_halted().reason == "done"
+    assert rig.model.cards_out == 5
+
+
+def test_dispensing_into_an_empty_hopper_says_so_at_once(rig):
+    rig.model.empty()
+    rig.ejector.dispense(2)
+    assert rig.reports == [Halted("empty", rig.clock.now(), 2)]
+    assert rig.model.motor_speed == 0
+
+
+def test_a_stop_keeps_what_is_owed(rig):
+    rig.ejector.dispense(6)
+    rig.run_for(0.3)
+    rig.ejector.stop()
+    out = rig.model.cards_out
+    assert 0 < out < 6 and rig.ejector.owed == 6 - out
+    rig.run_for(2.0)
+    assert rig.model.cards_out == out
+    rig.ejector.resume()
+    rig.run_until_halted()
+    assert rig.model.cards_out == 6
