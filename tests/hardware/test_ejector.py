@@ -1,5 +1,6 @@
 """The GPIO ejector on the launcher model: exactly the cards asked, through glitches and jams."""
 
+import itertools
 import random
 
 import pytest
@@ -107,7 +108,7 @@ def test_ten_thousand_dispenses_through_beam_noise_are_all_exact():
         # Glitches shorter than any card, at random moments of the dispense, far enough
         # apart that two never run together into one long pulse.
         moments = sorted(rng.uniform(0.0, 0.12 * count) for _ in range(rng.randint(0, 3)))
-        for when in moments[:1] + [b for a, b in zip(moments, moments[1:]) if b - a > 0.01]:
+        for when in moments[:1] + [b for a, b in itertools.pairwise(moments) if b - a > 0.01]:
             length = rng.uniform(0.0005, 0.003)
             rig.clock.call_at(rig.clock.now() + when, lambda n=length: rig.model.glitch(n))
         halt = rig.run_until_halted()
