@@ -1,0 +1,65 @@
+"""Each launcher profile fires as often, and as hard, as its definition says."""
+
+import random
+from collections import Counter
+
+import pytest
+from scipy.stats import binomtest, chisquare
+
+from controller.game.profiles import PROFILES, custom_profile, hit
+
+PRESSES = 30_000
+
+
+def presses(profile, seed):
+    rng = random.Random(seed)
+    return [hit(profile, 0, rng) for _ in range(PRESSES)]
+
+
+@pytest.mark.parametrize(
+    ("profile", "chance", "smallest", "largest"),
+    [
+        (PROFILES["classic"], 1 / 3, 1, 8),
+        (PROFILES["mild"], 1 / 4, 1, 3),
+        (PROFILES["wild"], 1 / 2, 2, 12),
+        (custom_profile(40, 2, 5), 0.4, 2, 5),
+    ],
+    ids=["classic", "mild", "wild", "custom"],
+)
+def test_fire_rate_and_burst_sizes_match_the_profile(profile, chance, smallest, largest):
+    results = presses(profile, seed=len(profile.name))
+    bursts = [n for n in results if n]
+    assert binomtest(len(bursts), PRESSES, chance).pvalue > 0.001
+    counts = Counter(bursts)
+    assert min(counts) == smallest and max(counts) == largest
+    sizes = range(smallest, largest + 1)
+    expected = [profile.burst_probability(n) * len(bursts) for n in sizes]
+    assert chisquare([counts[n] for n in sizes], expected).pvalue > 0.001
+
+
+def test_classic_bursts_are_most_often_3_to_5():
+    bursts = [n for n in presses(PROFILES["classic"], seed=1) if n]
+    middle = sum(3 <= n <= 5 for n in bursts) / len(bursts)
+    assert middle > 0.55
+    assert Counter(bursts).most_common(1)[0][0] in (3, 4, 5)
+
+
+def test_ascending_always_fires_by_the_fourth_press():
+    profile = PROFILES["ascending"]
+    rng = random.Random(4)
+    misses, longest, first_press_fires, first_presses = 0, 0, 0, 0
+    for _ in range(100_000):
+        cards = hit(profile, misses, rng)
+        if misses == 0:
+            first_presses += 1
+            first_press_fires += cards > 0
+        misses = 0 if cards else misses + 1
+        longest = max(longest, misses)
+    assert longest == 3
+    assert binomtest(first_press_fires, first_presses, 1 / 6).pvalue > 0.001
+
+
+def test_custom_profile_takes_its_bounds_either_way_round():
+    assert custom_profile(50, 6, 2) == custom_profile(50, 2, 6)
+    assert hit(custom_profile(100, 3, 3), 0, random.Random(0)) == 3
+    assert hit(custom_profile(0, 3, 3), 0, random.Random(0)) == 0
