@@ -122,7 +122,8 @@ class Daemon:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
         self._running = True
         try:
-            self._show()
+            # The first event starts the engine's idle clock (sleep after power-on too).
+            self.feed(Tick(self.clock.now()))
             for name in self.board.pressed_now():
                 self.feed(Stuck(name, self.clock.now()))
             while True:
@@ -198,6 +199,8 @@ class Daemon:
             self.board.lights[seat].show(Pattern(pattern))
         if self._shown is None or view.lines != self._shown.lines:
             self.board.display.show(view.lines)
+        if self._shown is None or view.backlight != self._shown.backlight:
+            self.board.display.backlight(view.backlight)
         self._shown = view
 
     def _schedule_wakeup(self) -> None:

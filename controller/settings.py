@@ -27,21 +27,33 @@ class Setting:
         """The allowed value that `raw` stands for (6, "6" and "6s" are all 6 seconds)."""
         value: object = raw
         if isinstance(raw, str):
-            text = raw.strip().lower().removesuffix(self.unit).strip()
-            value = int(text) if text.lstrip("-").isdigit() else text
+            text = raw.strip().lower()
+            # Only a number may carry the unit: "surprise" must not lose its last "s".
+            number = text.removesuffix(self.unit).strip() if self.unit else text
+            value = int(number) if number.lstrip("-").isdigit() else text
         if isinstance(value, bool) or value not in self.options:
             raise SettingError(f"{self.key} cannot be {raw!r}; allowed: {self.allowed()}")
         return value  # type: ignore[return-value]
 
     def allowed(self) -> str:
-        numbers = [o for o in self.options if isinstance(o, int)]
-        words = [o for o in self.options if isinstance(o, str)]
-        parts = list(words)
-        if numbers:
-            lo, hi = min(numbers), max(numbers)
-            span = f"{lo}-{hi}" if len(numbers) == hi - lo + 1 else ", ".join(map(str, numbers))
-            parts.append(span + (f" {self.unit}" if self.unit else ""))
+        """The options in menu order, each run of whole numbers as a span with its unit."""
+        parts: list[str] = []
+        numbers: list[int] = []
+        for option in (*self.options, None):
+            if isinstance(option, int):
+                numbers.append(option)
+                continue
+            if numbers:
+                parts.append(self._span(numbers))
+                numbers = []
+            if option is not None:
+                parts.append(option)
         return ", ".join(parts)
+
+    def _span(self, numbers: list[int]) -> str:
+        lo, hi = min(numbers), max(numbers)
+        span = f"{lo}-{hi}" if len(numbers) == hi - lo + 1 else ", ".join(map(str, numbers))
+        return span + (f" {self.unit}" if self.unit else "")
 
     def text(self, value: Value) -> str:
         """The value as the LCD shows it, with its unit."""
@@ -49,13 +61,25 @@ class Setting:
 
 
 TIMER_SECONDS = tuple(range(2, 31))
+MAX_SEATS = 8
+PENALTY_CARDS = tuple(range(0, 5))
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("mode", "Mode", "table", ("flash", "extreme", "table")),
-    Setting("turn_timer", "Turn timer", 6, ("off", *TIMER_SECONDS), "s"),
-    Setting("timeout_penalty", "Timeout penalty", 2, tuple(range(0, 5)), "cards"),
+    Setting("turn_timer", "Turn timer", 6, ("off", *TIMER_SECONDS, "surprise"), "s"),
+    Setting("surprise_min", "Surprise min", 3, TIMER_SECONDS, "s"),
+    Setting("surprise_max", "Surprise max", 8, TIMER_SECONDS, "s"),
+    Setting("timeout_penalty", "Timeout penalty", 2, PENALTY_CARDS, "cards"),
+    Setting("slap_window", "Slap window", 3, tuple(range(1, 11)), "s"),
+    Setting("slap_penalty", "Slap penalty", 2, PENALTY_CARDS, "cards"),
     Setting("picker", "Turn picker", "classic", ("classic", "fair")),
+    Setting("jump_in", "Jump-In", "off", ("off", "on")),
+    Setting("sleep_time", "Sleep time", 10, ("off", *range(1, 61)), "min"),
     Setting("volume", "Volume", "high", ("off", "low", "high")),
+    *(
+        Setting(f"handicap_seat{n}", f"Seat {n} handicap", 0, tuple(range(0, 11)), "s")
+        for n in range(1, MAX_SEATS + 1)
+    ),
 )
 
 BY_KEY: Mapping[str, Setting] = {s.key: s for s in SETTINGS}
@@ -66,11 +90,9 @@ class Settings(Mapping[str, Value]):
 
     __slots__ = ("_values",)
 
-    def __init__(self, values: Mapping[str, Value] | None = None) -> None:
-        merged = {s.key: s.default for s in SETTINGS}
-        for key, raw in (values or {}).items():
-            merged[key] = setting(key).parse(raw)
-        object.__setattr__(self, "_values", merged)
+    def __init__(self, values: Mapping[str, object] | None = None) -> None:
+        defaults: dict[str, Value] = {s.key: s.default for s in SETTINGS}
+        object.__setattr__(self, "_values", _merge(defaults, values or {}))
 
     def __getattr__(self, key: str) -> Value:
         try:
@@ -98,19 +120,32 @@ class Settings(Mapping[str, Value]):
 
     def replace(self, changes: Mapping[str, object]) -> Settings:
         """These settings with `changes` applied; raises SettingError naming a bad one."""
-        return Settings({**self._values, **changes})  # type: ignore[dict-item]
+        new = object.__new__(Settings)
+        object.__setattr__(new, "_values", _merge(self._values, changes))
+        return new
 
-    @classmethod
-    def lenient(cls, raw: Mapping[str, object]) -> tuple[Settings, list[str]]:
-        """Settings from a file: unknown keys and bad values are left out, each with a reason."""
-        good: dict[str, Value] = {}
-        problems: list[str] = []
-        for key, value in raw.items():
-            try:
-                good[key] = setting(key).parse(value)
-            except SettingError as err:
-                problems.append(str(err))
-        return cls(good), problems
+
+SURPRISE_BOUNDS = ("surprise_min", "surprise_max")
+
+
+def _merge(base: Mapping[str, Value], changes: Mapping[str, object]) -> dict[str, Value]:
+    """`base` with `changes` parsed and applied, the surprise bounds kept in order.
+
+    Moving one bound past the other drags the other along (as turning the menu value would);
+    changing both at once to min > max is contradictory and raises SettingError.
+    """
+    merged = dict(base)
+    for key, raw in changes.items():
+        merged[key] = setting(key).parse(raw)
+    low, high = (merged[key] for key in SURPRISE_BOUNDS)
+    if low > high:  # type: ignore[operator]
+        if all(key in changes for key in SURPRISE_BOUNDS):
+            raise SettingError(f"surprise_min ({low}) cannot be above surprise_max ({high})")
+        if "surprise_min" in changes:
+            merged["surprise_max"] = low
+        else:
+            merged["surprise_min"] = high
+    return merged
 
 
 def setting(key: str) -> Setting:

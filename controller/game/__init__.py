@@ -6,12 +6,14 @@ and every game can be replayed from its event log.
 
 from .effects import Announce, Effect, Sound
 from .engine import new_table, next_wakeup, step
-from .events import Event, Press, Release, Stuck, Tick
+from .events import Configure, Event, Press, Release, Stuck, Tick
+from .replay import replay
 from .state import Phase, Table
 from .view import View, render
 
 __all__ = [
     "Announce",
+    "Configure",
     "Effect",
     "Event",
     "Phase",
@@ -25,5 +27,6 @@ __all__ = [
     "new_table",
     "next_wakeup",
     "render",
+    "replay",
     "step",
 ]

@@ -1,26 +1,45 @@
 """The rules: `step(table, event, now, rng) -> (table, effects)` and `next_wakeup(table)`.
 
-`now` is when the daemon handles the event; an input event's own `time` is its pin edge, and
-turn times count from edges, never from when the software got round to them.
+`now` is when the daemon handles the event; an input event's own `time` is its pin edge.
+Before an input counts, the table is brought up to its edge time, so a press is judged by
+when it happened (a timer that ran out first, a hold that completed first), never by when
+the software got round to it.
 """
 
 from __future__ import annotations
 
-import math
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..settings import Settings
-from . import picker
+from . import holds, rest, slap, summary, turns
 from .effects import Announce, Effect, Sound
-from .events import Event, Press, Release, Stuck
-from .state import Message, Notice, Phase, Table, Turn
+from .events import Configure, Event, Press, Release, Stuck
+from .state import Message, Phase, Table
+from .text import COLUMNS
+from .turns import NOTICE_TIME, WARN_SECONDS
+
+__all__ = [
+    "MESSAGE_TIME",
+    "NOTICE_TIME",
+    "STUCK_AFTER",
+    "WARN_SECONDS",
+    "new_table",
+    "next_wakeup",
+    "seat_of",
+    "step",
+]
 
 STUCK_AFTER = 8.0  # a seat button held this long while seating is stuck, not a player
 MESSAGE_TIME = 3.0  # how long a seating message stays up
-NOTICE_TIME = 2.5  # how long a timeout holds the table before the next pick
-WARN_SECONDS = 2  # the last seconds of a turn: fast blink and ticks
 PLAY_INPUTS = frozenset({"play_pause", "encoder.push"})  # the encoder push is Play/Pause too
+INPUT_NAMES = {
+    "play_pause": "Play/Pause",
+    "encoder.push": "Encoder",
+    "slap": "SLAP",
+    "launcher": "Launcher",
+}
 
 Result = tuple[Table, list[Effect]]
 
@@ -39,14 +58,16 @@ def seat_of(name: str) -> int | None:
 def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
     """The table after `event`, and what the daemon must do about it."""
     effects: list[Effect] = []
-    if isinstance(event, Stuck):
+    if table.last_input is None:
+        table = replace(table, last_input=event.time)  # idle time counts from the first event
+    table = _on_time(table, min(event.time, now), rng, effects)
+    if isinstance(event, Configure):
+        table = replace(table, settings=event.settings)
+    elif isinstance(event, Stuck):
         table = _mark_stuck(table, event.input, now, effects)
     elif isinstance(event, Release):
         table = _release(table, event, effects)
     elif isinstance(event, Press):
-        if event.input in table.stuck:
-            return table, effects
-        table = replace(table, held={**table.held, event.input: event.time})
         table = _press(table, event, rng, effects)
     table = _on_time(table, now, rng, effects)
     return table, effects
@@ -54,50 +75,145 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
 
 def next_wakeup(table: Table) -> float | None:
     """The next moment the engine needs a Tick at, or None while nothing is timed."""
-    moments: list[float] = []
-    if table.message is not None:
-        moments.append(table.message.until)
-    if table.phase is Phase.SEATING:
-        moments += [since + STUCK_AFTER for name, since in table.held.items() if seat_of(name)]
-    elif table.phase is Phase.NOTICE and table.notice is not None:
-        moments.append(table.notice.until)
-    elif table.phase is Phase.TURN and table.turn is not None and table.turn.deadline is not None:
-        # When the countdown next shows one second less; at 1 that is the deadline itself.
-        moments.append(table.turn.deadline - max((table.turn.shown or 1) - 1, 0))
+    moments = [when for when, _ in _agenda(table)]
     return min(moments) if moments else None
 
 
-def _shown(deadline: float, now: float) -> int:
-    return max(0, math.ceil(deadline - now - 1e-9))
+# -- time --------------------------------------------------------------------------------
+
+# A timed rule: when it is next due (None: not now), and what happens then. `fire` gets the
+# moment it was due and the `now` being caught up to, which may be later.
+Due = Callable[[Table], float | None]
+Fire = Callable[[Table, float, float, random.Random, list[Effect]], Table]
+
+
+def _agenda(table: Table) -> list[tuple[float, Fire]]:
+    """Everything timed, in the order it goes first when two fall on the same moment."""
+    moments = [(due(table), fire) for due, fire in TIMED]
+    return [(when, fire) for when, fire in moments if when is not None]
+
+
+def _on_time(table: Table, now: float, rng: random.Random, effects: list[Effect]) -> Table:
+    """Everything that `now` has made due, earliest first (each may make more due)."""
+    while True:
+        due = [(when, n, fire) for n, (when, fire) in enumerate(_agenda(table)) if when <= now]
+        if not due:
+            return table
+        when, _, fire = min(due, key=lambda item: (item[0], item[1]))
+        table = fire(table, when, now, rng, effects)
+
+
+def _message_due(table: Table) -> float | None:
+    return None if table.message is None else table.message.until
+
+
+def _message_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    return replace(table, message=None)
+
+
+def _stuck_due(table: Table) -> float | None:
+    if table.phase is not Phase.SEATING:
+        return None
+    moments = [since + STUCK_AFTER for name, since in table.held.items() if seat_of(name)]
+    return min(moments) if moments else None
+
+
+def _stuck_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    name = min(
+        (n for n, since in table.held.items() if seat_of(n) and since + STUCK_AFTER <= when),
+        key=lambda n: (table.held[n], n),
+    )
+    return _mark_stuck(table, name, when, effects)
+
+
+def _notice_due(table: Table) -> float | None:
+    notice = table.notice
+    if table.phase is not Phase.NOTICE or notice is None:
+        return None
+    return notice.started + notice.page_time * (notice.page + 1)
+
+
+def _notice_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    notice = table.notice
+    assert notice is not None
+    if now >= notice.until:
+        return turns.next_turn(table, notice.until, rng, effects)
+    page = min(int((now - notice.started) // notice.page_time), len(notice.pages) - 1)
+    return replace(table, notice=replace(notice, page=max(page, notice.page + 1)))
+
+
+TIMED: tuple[tuple[Due, Fire], ...] = (
+    (_message_due, _message_fire),
+    (_stuck_due, _stuck_fire),
+    (holds.due, holds.fire),
+    (slap.due, slap.fire),
+    (_notice_due, _notice_fire),
+    (turns.countdown_due, turns.countdown_fire),
+    (turns.banner_due, turns.banner_fire),
+    (summary.due, summary.fire),
+    (rest.sleep_due, rest.fall_asleep),
+)
 
 
 # -- inputs ------------------------------------------------------------------------------
 
 
 def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]) -> Table:
-    seat = seat_of(event.input)
-    if seat is not None and seat > table.stations:
+    name, at = event.input, event.time
+    seat = seat_of(name)
+    if name in table.stuck or (seat is not None and seat > table.stations):
         return table
-    if table.phase is Phase.SEATING:
+    table = replace(
+        table,
+        held={**table.held, name: at},
+        last_input=max(at, table.last_input or at),
+    )
+    if table.asleep:
+        return rest.wake(table, at, effects)
+    phase, seated = table.phase, seat in table.seated
+    if phase is Phase.SEATING:
         if seat is not None:
             return _toggle_seat(table, seat, effects)
-        if event.input in PLAY_INPUTS:
-            return _start_round(table, event.time, rng, effects)
-        return table
-    if table.phase is Phase.TURN and table.turn is not None:
-        if event.input in PLAY_INPUTS:
-            return _pause(table, event.time, effects)
-        if seat == table.turn.seat:
-            return _end_turn(table, event.time, rng, effects)
-        return table
-    if table.phase is Phase.PAUSED and event.input in PLAY_INPUTS:
-        return _resume(table, event.time, effects)
+        if name in PLAY_INPUTS:
+            return _start_round(table, at, rng, effects)
+    elif phase is Phase.TURN and table.turn is not None:
+        if name in PLAY_INPUTS:
+            return rest.pause(table, at, effects)
+        if name == "slap":
+            return slap.start(table, at, effects)
+        if seated and seat is not None:
+            was_lit = seat == table.turn.seat
+            if was_lit:
+                table = turns.end(table, at, rng, effects)
+            return holds.begin(table, seat, at, was_lit=was_lit)
+    elif phase is Phase.SLAP and seat is not None:
+        return slap.press(table, seat, at, effects)
+    elif phase is Phase.NOTICE and seated and seat is not None:
+        return holds.begin(table, seat, at, was_lit=False)
+    elif phase is Phase.PAUSED and name in PLAY_INPUTS:
+        return rest.resume(table, at, effects)
+    elif phase is Phase.ROUND_OVER:
+        if name in PLAY_INPUTS:
+            return _start_round(table, at, rng, effects)
+        if seated and seat is not None:
+            return summary.show_seat(table, seat, at)
     return table
 
 
 def _release(table: Table, event: Release, effects: list[Effect]) -> Table:
     held = {k: v for k, v in table.held.items() if k != event.input}
     table = replace(table, held=held)
+    if not table.asleep and event.input not in table.stuck:
+        table = replace(table, last_input=max(event.time, table.last_input or event.time))
+    seat = seat_of(event.input)
+    if seat is not None:
+        table = holds.end(table, seat)
     if event.input in table.stuck:
         effects.append(Announce("button_freed", {"input": event.input}))
         table = replace(table, stuck=table.stuck - {event.input})
@@ -107,13 +223,17 @@ def _release(table: Table, event: Release, effects: list[Effect]) -> Table:
 def _mark_stuck(table: Table, name: str, now: float, effects: list[Effect]) -> Table:
     effects += [Sound("refuse"), Announce("button_stuck", {"input": name})]
     seat = seat_of(name)
-    label = f"Seat {seat}" if seat is not None else name.replace("_", "/").title()
+    label = f"Seat {seat}" if seat is not None else INPUT_NAMES.get(name, name)
+    first = f"{label} button" if len(label) <= COLUMNS - len(" button") else label
+    # Only while seating does a stuck button cost the seat; in play it is just ignored.
+    unseat = seat is not None and table.phase is Phase.SEATING
     return replace(
         table,
         stuck=table.stuck | {name},
-        seated=table.seated - {seat} if seat is not None else table.seated,
+        seated=table.seated - {seat} if unseat else table.seated,
         held={k: v for k, v in table.held.items() if k != name},
-        message=Message((f"{label} button", "stuck: check it"), now + MESSAGE_TIME),
+        holds={s: h for s, h in table.holds.items() if s != seat},
+        message=Message((first, "stuck: check it"), now + MESSAGE_TIME),
     )
 
 
@@ -128,99 +248,17 @@ def _toggle_seat(table: Table, seat: int, effects: list[Effect]) -> Table:
     return replace(table, seated=table.seated | {seat})
 
 
-def _start_round(table: Table, now: float, rng: random.Random, effects: list[Effect]) -> Table:
+def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
+    """From seating, or after a round: the seats stay as they are."""
     if len(table.seated) < 2:
         effects += [Sound("refuse"), Announce("start_refused", {"seated": len(table.seated)})]
-        message = Message(("Need 2+ players", "Press to join"), now + MESSAGE_TIME)
+        message = Message(("Need 2+ players", "Press to join"), at + MESSAGE_TIME)
         return replace(table, message=message)
     effects += [
         Sound("start"),
         Announce("round_started", {"seats": sorted(table.seated), "mode": table.settings.mode}),
     ]
-    return _next_turn(replace(table, message=None, picks=()), now, rng, effects)
-
-
-# -- turns -------------------------------------------------------------------------------
-
-
-def _turn_limit(settings: Settings) -> float | None:
-    timer = settings.turn_timer
-    return float(timer) if isinstance(timer, int) else None
-
-
-def _next_turn(table: Table, start: float, rng: random.Random, effects: list[Effect]) -> Table:
-    seat = picker.pick(table.settings.picker, table.seated, table.picks, rng)
-    limit = _turn_limit(table.settings)
-    deadline = None if limit is None else start + limit
-    turn = Turn(seat, start, deadline, None if deadline is None else _shown(deadline, start))
-    effects += [Sound("turn"), Announce("turn_started", {"seat": seat, "limit": limit})]
-    return replace(
-        table,
-        phase=Phase.TURN,
-        turn=turn,
-        notice=None,
-        picks=picker.remember(table.picks, seat),
-    )
-
-
-def _end_turn(table: Table, now: float, rng: random.Random, effects: list[Effect]) -> Table:
-    assert table.turn is not None
-    seconds = round(now - table.turn.started, 3)
-    effects.append(Announce("turn_ended", {"seat": table.turn.seat, "seconds": seconds}))
-    return _next_turn(table, now, rng, effects)
-
-
-def _timeout(table: Table, now: float, effects: list[Effect]) -> Table:
-    assert table.turn is not None
-    seat = table.turn.seat
-    penalty = int(table.settings.timeout_penalty)
-    effects += [Sound("timeout"), Announce("timeout", {"seat": seat, "penalty": penalty})]
-    notice = Notice((f"Seat {seat} timeout!", _penalty_text(penalty)), now + NOTICE_TIME, seat)
-    return replace(table, phase=Phase.NOTICE, notice=notice)
-
-
-def _penalty_text(cards: int) -> str:
-    if cards == 0:
-        return "No penalty"
-    return f"Draw {cards} card" + ("s" if cards > 1 else "")
-
-
-def _pause(table: Table, now: float, effects: list[Effect]) -> Table:
-    assert table.turn is not None
-    left = None if table.turn.deadline is None else max(0.0, table.turn.deadline - now)
-    effects += [Sound("pause"), Announce("paused", {"seat": table.turn.seat, "left": left})]
-    return replace(table, phase=Phase.PAUSED, paused_left=left)
-
-
-def _resume(table: Table, now: float, effects: list[Effect]) -> Table:
-    assert table.turn is not None
-    left = table.paused_left
-    deadline = None if left is None else now + left
-    turn = replace(table.turn, deadline=deadline)
-    effects += [Sound("resume"), Announce("resumed", {"seat": turn.seat, "left": left})]
-    return replace(table, phase=Phase.TURN, turn=turn, paused_left=None)
-
-
-# -- time --------------------------------------------------------------------------------
-
-
-def _on_time(table: Table, now: float, rng: random.Random, effects: list[Effect]) -> Table:
-    """Everything that `now` has made due."""
-    if table.message is not None and now >= table.message.until:
-        table = replace(table, message=None)
-    if table.phase is Phase.SEATING:
-        for name, since in sorted(table.held.items()):
-            if seat_of(name) is not None and now >= since + STUCK_AFTER:
-                table = _mark_stuck(table, name, now, effects)
-    elif table.phase is Phase.NOTICE and table.notice and now >= table.notice.until:
-        table = _next_turn(table, table.notice.until, rng, effects)
-    if table.phase is Phase.TURN and table.turn is not None and table.turn.deadline is not None:
-        turn = table.turn
-        if now >= turn.deadline:
-            return _timeout(table, turn.deadline, effects)
-        shown = _shown(turn.deadline, now)
-        if shown != turn.shown:
-            if shown <= WARN_SECONDS:
-                effects.append(Sound("tick"))
-            table = replace(table, turn=replace(turn, shown=shown))
-    return table
+    table = replace(table, message=None, picks=(), summary=None, holds={}, race=None)
+    table = summary.fresh_stats(table)
+    # The start tune is the first light's cue: no turn blip to cut it short.
+    return turns.next_turn(table, at, rng, effects, sound=False)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..settings import Settings
+
 
 @dataclass(frozen=True)
 class Press:
@@ -36,4 +38,12 @@ class Tick:
     time: float
 
 
-Event = Press | Release | Stuck | Tick
+@dataclass(frozen=True)
+class Configure:
+    """The operator changed the settings; in the log so that a replay changes them too."""
+
+    settings: Settings
+    time: float
+
+
+Event = Press | Release | Stuck | Tick | Configure

@@ -12,37 +12,93 @@ from enum import Enum
 
 from ..settings import Settings
 
+Lines = tuple[str, str]
+
 
 class Phase(Enum):
     SEATING = "seating"
     TURN = "turn"
+    SLAP = "slap"  # a slap race is running
     NOTICE = "notice"
     PAUSED = "paused"
+    ROUND_OVER = "round_over"
 
 
 @dataclass(frozen=True)
 class Turn:
     seat: int
-    started: float
+    started: float  # moved on by every pause, so that now - started is the time played
     deadline: float | None  # None: no turn timer
     shown: int | None = None  # whole seconds left as the LCD shows them
+    hidden: bool = False  # a surprise limit: the countdown shows only in the last seconds
+    banner: str | None = None  # replaces the first LCD line until banner_until
+    banner_until: float = 0.0
 
 
 @dataclass(frozen=True)
 class Notice:
-    """A message that holds the table for a moment (a timeout), then play goes on."""
+    """Pages that hold the table for a moment (a timeout, a slap result), then play goes on."""
 
-    lines: tuple[str, str]
-    until: float
-    seat: int | None = None
+    pages: tuple[Lines, ...]
+    started: float
+    page_time: float
+    flash: frozenset[int] = frozenset()  # seats whose light flashes meanwhile
+    page: int = 0
+
+    @property
+    def until(self) -> float:
+        return self.started + self.page_time * len(self.pages)
+
+    @property
+    def lines(self) -> Lines:
+        return self.pages[self.page]
 
 
 @dataclass(frozen=True)
 class Message:
     """A line pair shown over the seating screen until `until` (e.g. "Need 2+ players")."""
 
-    lines: tuple[str, str]
+    lines: Lines
     until: float
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A seat button held down during play: it may become a Jump-In, then a round end."""
+
+    since: float  # the press edge
+    may_jump: bool
+
+
+@dataclass(frozen=True)
+class SlapRace:
+    slapper: int
+    started: float  # the SLAP button's edge
+    closes: float
+    racers: frozenset[int]
+    presses: Mapping[int, float] = field(default_factory=dict)  # racer: first edge
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    turns: int = 0
+    timeouts: int = 0
+    slaps_lost: int = 0
+    launcher_cards: int = 0  # cards counted out of the launcher to this seat
+    turn_time: float = 0.0  # seconds over all counted turns
+
+    @property
+    def average(self) -> float | None:
+        return self.turn_time / self.turns if self.turns else None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The round-over screens: which page shows, since when (they advance on their own)."""
+
+    winner: int
+    page: int
+    since: float
 
 
 @dataclass(frozen=True)
@@ -57,4 +113,11 @@ class Table:
     notice: Notice | None = None
     message: Message | None = None
     paused_left: float | None = None
+    paused_at: float | None = None
     picks: tuple[int, ...] = ()
+    holds: Mapping[int, Hold] = field(default_factory=dict)
+    race: SlapRace | None = None
+    stats: Mapping[int, SeatStats] = field(default_factory=dict)
+    summary: Summary | None = None
+    last_input: float | None = None  # edge of the latest press or release: sleep counts from it
+    asleep: bool = False

@@ -1,4 +1,5 @@
-"""What the table shows for a state: each seat's light pattern and the LCD's two lines.
+"""What the table shows for a state: each seat's light pattern, the LCD's two lines, and
+whether the LCD's backlight is on.
 
 `render` is a pure function of the state, so the daemon simply makes the hardware match it
 and a replayed game shows exactly what the original showed. Light patterns are the values of
@@ -10,59 +11,87 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..settings import Settings
-from .engine import WARN_SECONDS
-from .state import Phase, Table
+from . import summary
+from .state import Lines, Phase, Table, Turn
+from .turns import warning
 
 MODE_NAMES = {"flash": "Flash", "extreme": "Extreme", "table": "Table"}
+SLAP_LINES = ("SLAP!", "Hit your button!")
+SLEEP_LINES = ("Sleeping", "Press any button")
 
 
 @dataclass(frozen=True)
 class View:
     lights: tuple[str, ...]  # seat 1 first
-    lines: tuple[str, str]
+    lines: Lines
+    backlight: bool = True
 
 
 def render(table: Table) -> View:
+    if table.asleep:
+        return View(("off",) * table.stations, SLEEP_LINES, backlight=False)
     return View(_lights(table), _lines(table))
 
 
 def _lights(table: Table) -> tuple[str, ...]:
-    lights = []
-    for seat in range(1, table.stations + 1):
-        seated = seat in table.seated
-        if table.phase is Phase.SEATING:
-            lights.append("on" if seated else "off")
-        elif table.phase is Phase.PAUSED:
-            lights.append("dim" if seated else "off")
-        elif table.phase is Phase.NOTICE and table.notice is not None:
-            lights.append("flash" if seat == table.notice.seat else ("dim" if seated else "off"))
-        elif table.turn is not None and seat == table.turn.seat:
-            warn = table.turn.shown is not None and table.turn.shown <= WARN_SECONDS
-            lights.append("blink_fast" if warn else "pulse")
-        else:
-            lights.append("dim" if seated else "off")
-    return tuple(lights)
+    return tuple(_light(table, seat) for seat in range(1, table.stations + 1))
 
 
-def _lines(table: Table) -> tuple[str, str]:
+def _light(table: Table, seat: int) -> str:
+    seated = seat in table.seated
+    resting = "dim" if seated else "off"
+    phase = table.phase
+    if phase is Phase.SEATING:
+        return "on" if seated else "off"
+    if phase is Phase.TURN and table.turn is not None and seat == table.turn.seat:
+        return "blink_fast" if warning(table.turn) else "pulse"
+    if phase is Phase.SLAP and table.race is not None and seat in table.race.racers:
+        return "on" if seat in table.race.presses else "blink"
+    if phase is Phase.NOTICE and table.notice is not None and seat in table.notice.flash:
+        return "flash"
+    if phase is Phase.ROUND_OVER and table.summary is not None:
+        if seat == table.summary.winner:
+            return "blink"
+        if seat == summary.shown_seat(table):
+            return "on"
+    return resting
+
+
+def _lines(table: Table) -> Lines:
     if table.message is not None:
         return table.message.lines
-    if table.phase is Phase.SEATING:
+    phase = table.phase
+    if phase is Phase.SEATING:
         seats = "".join(str(s) for s in sorted(table.seated))
         return ("Press to join", f"Seats {seats}" if seats else "No seats yet")
-    if table.phase is Phase.NOTICE and table.notice is not None:
+    if phase is Phase.NOTICE and table.notice is not None:
         return table.notice.lines
+    if phase is Phase.SLAP:
+        return SLAP_LINES
+    if phase is Phase.ROUND_OVER and table.summary is not None:
+        return summary.pages(table)[table.summary.page]
     turn = table.turn
     assert turn is not None
-    if table.phase is Phase.PAUSED:
-        left = "" if turn.shown is None else f"{turn.shown}s left"
+    if phase is Phase.PAUSED:
+        left = "" if turn.shown is None else f"{_seconds(turn)} left"
         return ("Paused", f"Seat {turn.seat} {left:>9}")
-    seconds = "" if turn.shown is None else f"{turn.shown}s"
-    return (header(table.settings), f"Seat {turn.seat} turn {seconds:>4}")
+    return (turn.banner or header(table.settings), f"Seat {turn.seat} turn {_seconds(turn):>4}")
+
+
+def _seconds(turn: Turn) -> str:
+    if turn.shown is None:
+        return ""
+    # A surprise limit stays a surprise until the last seconds.
+    return "?s" if turn.hidden and not warning(turn) else f"{turn.shown}s"
 
 
 def header(settings: Settings) -> str:
     """The first line in play: the mode and the timer setting."""
     timer = settings.turn_timer
-    timer_text = "no timer" if timer == "off" else f"timer {timer}s"
+    if timer == "off":
+        timer_text = "no timer"
+    elif timer == "surprise":
+        timer_text = "surprise"
+    else:
+        timer_text = f"timer {timer}s"
     return f"{MODE_NAMES[str(settings.mode)]:<8}{timer_text:>8}"

@@ -96,7 +96,7 @@ async def test_a_button_held_while_seating_is_reported_stuck():
 
 
 async def test_no_timer_means_the_turn_waits():
-    async with SimTable(config(turn_timer="off"), seed=3) as table:
+    async with SimTable(config(turn_timer="off", sleep_time="off"), seed=3) as table:
         await seat(table, 1, 2)
         await table.tap("encoder.push")
         [lit] = table.lit()

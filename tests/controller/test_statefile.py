@@ -78,3 +78,13 @@ def test_only_changes_from_the_config_are_stored(tmp_path):
     assert statefile.read_json(store.path) == {"picker": "fair"}
     assert store.reset() == base
     assert statefile.read_json(store.path) == {}
+
+
+def test_crossed_surprise_bounds_in_the_file_keep_their_values_and_the_rest_applies(tmp_path):
+    (tmp_path / "settings.json").write_text(
+        '{"surprise_min": 9, "surprise_max": 5, "slap_window": 4}'
+    )
+    loaded = SettingsStore(tmp_path, Settings()).load()
+    settings = loaded.settings
+    assert (settings.surprise_min, settings.surprise_max, settings.slap_window) == (3, 8, 4)
+    assert loaded.problems == ["surprise_min (9) cannot be above surprise_max (5)"]

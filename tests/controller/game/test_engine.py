@@ -20,12 +20,17 @@ def play(events, settings=None, stations=4, seed=0):
     return table, effects
 
 
+def tap(name, at, hold=0.1):
+    return [Press(name, at), Release(name, at + hold)]
+
+
 def announced(effects, kind):
     return [e.data for e in effects if getattr(e, "type", None) == kind]
 
 
 def started(seats=(1, 2, 3), settings=None, seed=0):
-    events = [Press(f"seat{s}", T0 + n) for n, s in enumerate(seats)]
+    # Taps: a seat button held for 8 s while seating would be stuck.
+    events = [e for n, s in enumerate(seats) for e in tap(f"seat{s}", T0 + n)]
     events.append(Press("play_pause", T0 + 10))
     return play(events, settings, seed=seed)
 
@@ -112,7 +117,8 @@ def test_penalty_words():
 
 
 def test_pause_keeps_the_time_left_to_the_millisecond():
-    table, _ = started(settings={"turn_timer": 6})
+    # A pause this long would otherwise end in sleep (see test_rest.py).
+    table, _ = started(settings={"turn_timer": 6, "sleep_time": "off"})
     rng = random.Random(0)
     table, _ = step(table, Press("play_pause", T0 + 12.345), T0 + 12.345, rng)
     assert table.phase is Phase.PAUSED

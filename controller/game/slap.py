@@ -1,0 +1,141 @@
+"""The SLAP race: every seated player but the slapper races to press their own button.
+
+Presses are only collected while the window is open and ranked when it closes, by their
+edge times: the order in which the software happened to see them never matters.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from . import summary
+from .effects import Announce, Effect, Sound
+from .state import Lines, Notice, Phase, SlapRace, Table
+from .text import COLUMNS, penalty_text, seat_numbers
+
+TIE = 0.001  # presses this close together are a tie, decided at random
+PAGE_TIME = 2.0  # each result screen
+EPSILON = 1e-9  # float slack so that exactly 1 ms still counts as a tie
+
+
+@dataclass(frozen=True)
+class Place:
+    seat: int
+    ms: int | None  # reaction time; None: never pressed
+    tie: bool = False  # placed by the random draw among presses within TIE
+
+
+def start(table: Table, at: float, effects: list[Effect]) -> Table:
+    """The lit player pressed SLAP: their turn is over and the race is on."""
+    assert table.turn is not None
+    slapper = table.turn.seat
+    if not table.seated - {slapper}:
+        return table  # nobody to race
+    seconds = round(at - table.turn.started, 3)
+    table = summary.record_turn(table, slapper, seconds)
+    window = int(table.settings.slap_window)  # type: ignore[arg-type]
+    racers = table.seated - {slapper}
+    race = SlapRace(slapper, at, at + window, racers)
+    effects += [
+        Sound("slap"),
+        Announce("slap_started", {"seat": slapper, "seconds": seconds, "racers": sorted(racers)}),
+    ]
+    return replace(table, phase=Phase.SLAP, race=race, turn=None, holds={})
+
+
+def press(table: Table, seat: int, at: float, effects: list[Effect]) -> Table:
+    race = table.race
+    assert race is not None
+    # Before the SLAP edge it was not a race press; a second press changes nothing.
+    if seat not in race.racers or seat in race.presses or not race.started <= at < race.closes:
+        return table
+    effects.append(Sound("slap_in"))
+    return replace(table, race=replace(race, presses={**race.presses, seat: at}))
+
+
+def due(table: Table) -> float | None:
+    if table.phase is Phase.SLAP and table.race is not None:
+        return table.race.closes
+    return None
+
+
+def fire(table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]) -> Table:
+    """The window has closed: rank, name the slowest, hand out the penalty."""
+    race = table.race
+    assert race is not None
+    places = rank(race, rng)
+    losers = slowest(places)
+    tie = len(losers) == 1 and places[-1].tie
+    penalty = int(table.settings.slap_penalty)  # type: ignore[arg-type]
+    effects += [
+        Sound("slap_over"),
+        Announce(
+            "slap_result",
+            {
+                "slapper": race.slapper,
+                "order": [{"seat": p.seat, "ms": p.ms, "tie": p.tie} for p in places],
+                "slowest": sorted(losers),
+                "tie": tie,
+                "penalty": penalty,
+            },
+        ),
+    ]
+    if penalty:
+        effects += [
+            Announce("penalty", {"seat": seat, "cards": penalty, "reason": "slap"})
+            for seat in sorted(losers)
+        ]
+    table = summary.record_slap_lost(table, losers)
+    pages = (_verdict(losers, tie, penalty), *_order_pages(places))
+    notice = Notice(pages, race.closes, PAGE_TIME, losers)
+    return replace(table, phase=Phase.NOTICE, notice=notice, race=None)
+
+
+def rank(race: SlapRace, rng: random.Random) -> list[Place]:
+    """Fastest first by edge time; presses within TIE of each other in random order."""
+    pressed = sorted(race.presses.items(), key=lambda item: (item[1], item[0]))
+    groups: list[list[tuple[int, float]]] = []
+    for seat, edge in pressed:
+        if groups and edge - groups[-1][-1][1] <= TIE + EPSILON:
+            groups[-1].append((seat, edge))
+        else:
+            groups.append([(seat, edge)])
+    places: list[Place] = []
+    for group in groups:
+        if len(group) > 1:
+            rng.shuffle(group)
+        places += [Place(s, round((e - race.started) * 1000), len(group) > 1) for s, e in group]
+    return places + [Place(s, None) for s in sorted(race.racers - race.presses.keys())]
+
+
+def slowest(places: list[Place]) -> frozenset[int]:
+    """Everyone who never pressed; if all pressed, the last."""
+    missed = frozenset(p.seat for p in places if p.ms is None)
+    return missed or frozenset(p.seat for p in places[-1:])
+
+
+# -- the screens -------------------------------------------------------------------------
+
+
+def _verdict(losers: frozenset[int], tie: bool, penalty: int) -> Lines:
+    if len(losers) == 1:
+        [seat] = losers
+        first = f"Tie! Seat {seat} lost" if tie else f"Slowest: Seat {seat}"
+        return (first, penalty_text(penalty))
+    head = "Slowest: "
+    return (head + seat_numbers(losers, COLUMNS - len(head)), penalty_text(penalty, each=True))
+
+
+def _order_pages(places: list[Place]) -> list[Lines]:
+    lines = [_place_line(n, place) for n, place in enumerate(places, start=1)]
+    if len(lines) % 2:
+        lines.append("")
+    return [(lines[i], lines[i + 1]) for i in range(0, len(lines), 2)]
+
+
+def _place_line(n: int, place: Place) -> str:
+    # "=" marks a place drawn at random among a tie.
+    left = f"{n}{'=' if place.tie else '.'} Seat {place.seat}"
+    right = "missed" if place.ms is None else f"{place.ms}ms"
+    return left + right.rjust(COLUMNS - len(left))

@@ -1,0 +1,148 @@
+"""Turns: who is lit, for how long, and what happens when the time runs out.
+
+A limit is the turn timer (or, for "surprise", a draw between the two surprise bounds) plus
+the seat's handicap. The countdown wakes the engine each time the shown seconds drop.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+from ..settings import Settings
+from . import picker, summary
+from .effects import Announce, Effect, Sound
+from .state import Notice, Phase, Table, Turn
+from .text import penalty_text
+
+WARN_SECONDS = 2  # the last seconds of a turn: fast blink and ticks, a surprise shows
+NOTICE_TIME = 2.5  # how long a timeout holds the table before the next pick
+BANNER_TIME = 2.0  # how long a Jump-In is named on the first line
+
+
+def limit(settings: Settings, seat: int, rng: random.Random) -> tuple[float | None, bool]:
+    """This turn's limit in seconds (None: no timer), and whether its countdown is hidden."""
+    timer = settings.turn_timer
+    if timer == "off":
+        return None, False
+    handicap = int(settings.get(f"handicap_seat{seat}", 0))
+    if timer == "surprise":
+        low, high = int(settings.surprise_min), int(settings.surprise_max)
+        # Milliseconds are plenty, and keep the logs readable.
+        return round(rng.uniform(low, high), 3) + handicap, True
+    return float(timer) + handicap, False  # type: ignore[arg-type]
+
+
+def shown(deadline: float, now: float) -> int:
+    return max(0, math.ceil(deadline - now - 1e-9))
+
+
+def start(
+    table: Table,
+    seat: int,
+    at: float,
+    rng: random.Random,
+    effects: list[Effect],
+    *,
+    banner: str | None = None,
+) -> Table:
+    """Light `seat` from `at`, with a fresh limit."""
+    seconds, hidden = limit(table.settings, seat, rng)
+    deadline = None if seconds is None else at + seconds
+    turn = Turn(
+        seat,
+        at,
+        deadline,
+        None if deadline is None else shown(deadline, at),
+        hidden,
+        banner,
+        at + BANNER_TIME if banner else 0.0,
+    )
+    effects.append(Announce("turn_started", {"seat": seat, "limit": seconds}))
+    return replace(
+        table,
+        phase=Phase.TURN,
+        turn=turn,
+        notice=None,
+        race=None,
+        picks=picker.remember(table.picks, seat),
+    )
+
+
+def next_turn(
+    table: Table, at: float, rng: random.Random, effects: list[Effect], *, sound: bool = True
+) -> Table:
+    seat = picker.pick(str(table.settings.picker), table.seated, table.picks, rng)
+    if sound:
+        effects.append(Sound("turn"))
+    return start(table, seat, at, rng, effects)
+
+
+def end(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
+    """The lit player pressed their own button: the turn is theirs, the next is picked."""
+    assert table.turn is not None
+    seat = table.turn.seat
+    seconds = round(at - table.turn.started, 3)
+    effects.append(Announce("turn_ended", {"seat": seat, "seconds": seconds}))
+    table = summary.record_turn(table, seat, seconds)
+    return next_turn(table, at, rng, effects)
+
+
+def timeout(table: Table, effects: list[Effect]) -> Table:
+    assert table.turn is not None and table.turn.deadline is not None
+    turn = table.turn
+    seat, at = turn.seat, turn.deadline
+    penalty = int(table.settings.timeout_penalty)  # type: ignore[arg-type]
+    effects += [Sound("timeout"), Announce("timeout", {"seat": seat, "penalty": penalty})]
+    if penalty:
+        effects.append(Announce("penalty", {"seat": seat, "cards": penalty, "reason": "timeout"}))
+    table = summary.record_turn(table, seat, at - turn.started, timeout=True)
+    notice = Notice(
+        ((f"Seat {seat} timeout!", penalty_text(penalty)),), at, NOTICE_TIME, frozenset({seat})
+    )
+    return replace(table, phase=Phase.NOTICE, notice=notice, turn=None)
+
+
+def warning(turn: Turn) -> bool:
+    """In the last seconds: fast blink, ticks, and a surprise countdown shows."""
+    return turn.shown is not None and turn.shown <= WARN_SECONDS
+
+
+# -- timed -------------------------------------------------------------------------------
+
+
+def countdown_due(table: Table) -> float | None:
+    turn = table.turn
+    if table.phase is not Phase.TURN or turn is None or turn.deadline is None:
+        return None
+    # When the countdown next shows one second less; at 1 that is the deadline itself.
+    return turn.deadline - max((turn.shown or 1) - 1, 0)
+
+
+def countdown_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    turn = table.turn
+    assert turn is not None and turn.deadline is not None
+    if now >= turn.deadline:
+        return timeout(table, effects)
+    # At least one second less, so each wake-up moves the countdown on.
+    left = max(1, min((turn.shown or 1) - 1, shown(turn.deadline, now)))
+    turn = replace(turn, shown=left)
+    if warning(turn):
+        effects.append(Sound("tick"))
+    return replace(table, turn=turn)
+
+
+def banner_due(table: Table) -> float | None:
+    if table.phase is Phase.TURN and table.turn is not None and table.turn.banner:
+        return table.turn.banner_until
+    return None
+
+
+def banner_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    assert table.turn is not None
+    return replace(table, turn=replace(table.turn, banner=None))

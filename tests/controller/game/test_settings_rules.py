@@ -1,0 +1,69 @@
+"""The settings the rules use: ranges, defaults, labels, and the surprise bounds kept in order."""
+
+import pytest
+
+from controller.settings import SETTINGS, SettingError, Settings, setting
+
+
+def test_the_rule_settings_and_their_defaults():
+    s = Settings()
+    assert (s.slap_window, s.slap_penalty, s.jump_in, s.sleep_time) == (3, 2, "off", 10)
+    assert (s.surprise_min, s.surprise_max) == (3, 8)
+    assert [s[f"handicap_seat{n}"] for n in range(1, 9)] == [0] * 8
+    assert setting("slap_window").options == tuple(range(1, 11))
+    assert setting("slap_penalty").options == (0, 1, 2, 3, 4)
+    assert setting("sleep_time").options == ("off", *range(1, 61))
+    assert setting("handicap_seat5").options == tuple(range(0, 11))
+    assert setting("turn_timer").options[-1] == "surprise"
+
+
+def test_every_label_fits_the_lcd():
+    assert all(len(s.label) <= 16 for s in SETTINGS)
+    assert len({s.key for s in SETTINGS}) == len(SETTINGS)
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "value"),
+    [
+        ("turn_timer", "surprise", "surprise"),
+        ("turn_timer", " Surprise ", "surprise"),
+        ("turn_timer", "6s", 6),
+        ("sleep_time", "15 min", 15),
+        ("sleep_time", "off", "off"),
+        ("handicap_seat3", "10s", 10),
+        ("jump_in", "on", "on"),
+    ],
+)
+def test_values_parse_with_or_without_their_unit(key, raw, value):
+    assert setting(key).parse(raw) == value
+
+
+def test_allowed_values_are_listed_in_menu_order():
+    assert setting("turn_timer").allowed() == "off, 2-30 s, surprise"
+    assert setting("sleep_time").allowed() == "off, 1-60 min"
+
+
+@pytest.mark.parametrize(
+    ("key", "raw"), [("slap_window", 0), ("slap_window", 11), ("handicap_seat1", 11)]
+)
+def test_out_of_range_values_are_refused(key, raw):
+    with pytest.raises(SettingError, match=key):
+        setting(key).parse(raw)
+
+
+def bounds(settings: Settings) -> tuple[int, int]:
+    return settings.surprise_min, settings.surprise_max
+
+
+def test_moving_one_surprise_bound_past_the_other_drags_it_along():
+    assert bounds(Settings().replace({"surprise_min": 12})) == (12, 12)
+    assert bounds(Settings().replace({"surprise_max": 2})) == (2, 2)
+    assert bounds(Settings({"surprise_min": 20})) == (20, 20)
+
+
+def test_setting_both_surprise_bounds_the_wrong_way_round_is_refused():
+    with pytest.raises(SettingError, match="surprise_min"):
+        Settings().replace({"surprise_min": 9, "surprise_max": 5})
+    with pytest.raises(SettingError, match="surprise_min"):
+        Settings({"surprise_min": 9, "surprise_max": 5})
+    assert Settings().replace({"surprise_min": 5, "surprise_max": 5}).surprise_max == 5
