@@ -19,12 +19,16 @@ from dataclasses import dataclass
 from hardware.board import Board
 from hardware.clock import Clock, Timer
 from hardware.display import TextDisplay
+from hardware.ejector import CardOut as CardCounted
+from hardware.ejector import GpioEjector, Halted
 from hardware.inputs import Change, Debouncer
 from hardware.outputs import Pattern
 from hardware.pinmap import PinMap
 
 from . import game
 from .game import Announce, Event, Press, Release, Sound, Stuck, Tick
+from .game.effects import Dispense, ResumeLauncher
+from .game.events import CardOut, LauncherStopped
 from .settings import Settings
 from .tunes import TUNES
 
@@ -94,8 +98,19 @@ class Daemon:
             on_edge=self._edge_from_pin,
             on_turn=self._turn_from_pin,
         )
-        self.table = game.new_table(settings, pinmap.seats)
-        self.board.buzzer.volume = str(settings.volume)
+        self.ejector: GpioEjector | None = None
+        if self.board.motor is not None and self.board.beam is not None:
+            beam, empty = self.board.beam, self.board.empty
+            self.ejector = GpioEjector(
+                self.board.motor,
+                clock=clock,
+                on_report=self._queue.put_nowait,
+                beam_clear=lambda: bool(beam.is_active),
+                hopper_empty=lambda: empty is not None and bool(empty.is_active),
+            )
+        self.table = game.new_table(settings, pinmap.seats, has_launcher=self.ejector is not None)
+        self.start = self.table  # with `log` and the seed, this replays the whole game
+        self._apply_settings(settings)
         self.log: list[tuple[float, Event]] = []
         self.listeners: list[Callable[[GameEvent], None]] = []
         self._seq = 0
@@ -155,7 +170,8 @@ class Daemon:
         if isinstance(item, _Edge):
             debouncer = self._debounce.get(item.input)
             if debouncer is None:
-                return  # the launcher's beam: counted by the launcher, not by the game
+                self._launcher_edge(item)
+                return
             self._changed(item.input, debouncer.edge(item.active, item.time))
             settle = _Settle(item.input)
             self.clock.call_at(debouncer.quiet_at, lambda: self._queue.put_nowait(settle))
@@ -166,6 +182,19 @@ class Daemon:
         elif isinstance(item, _Wake):
             self._wakeup_at = None
             self.feed(Tick(self.clock.now()))
+        elif isinstance(item, CardCounted):
+            self.feed(CardOut(item.time))
+        elif isinstance(item, Halted):
+            self.feed(LauncherStopped(item.reason, item.time))
+
+    def _launcher_edge(self, edge: _Edge) -> None:
+        """The beam and the hopper switch belong to the ejector, not to the players."""
+        if self.ejector is None:
+            return
+        if edge.input == "launcher.beam":
+            self.ejector.beam(edge.active, edge.time)
+        elif edge.input == "launcher.empty" and edge.active:
+            self.ejector.hopper_emptied()
 
     def _changed(self, name: str, change: Change | None) -> None:
         if change is not None:
@@ -181,8 +210,25 @@ class Daemon:
                 self.board.buzzer.play(effect.name, TUNES[effect.name])
             elif isinstance(effect, Announce):
                 self._announce(effect)
+            elif isinstance(effect, Dispense | ResumeLauncher):
+                self._launch(effect)
+        self._apply_settings(self.table.settings)
         self._show()
         self._schedule_wakeup()
+
+    def _launch(self, effect: Dispense | ResumeLauncher) -> None:
+        if self.ejector is None:
+            log.warning("no launcher is wired: %r not carried out", effect)
+        elif isinstance(effect, Dispense):
+            self.ejector.dispense(effect.cards)
+        else:
+            self.ejector.resume()
+
+    def _apply_settings(self, settings: Settings) -> None:
+        """The settings the hardware itself follows (the game reads the rest from its state)."""
+        self.board.buzzer.volume = str(settings.volume)
+        if self.ejector is not None:
+            self.ejector.jam_time = int(settings.jam_time) / 1000  # type: ignore[arg-type]
 
     def _announce(self, announce: Announce) -> None:
         self._seq += 1
@@ -219,6 +265,8 @@ class Daemon:
     def _shutdown(self) -> None:
         if self._wakeup is not None:
             self._wakeup.cancel()
+        if self.ejector is not None:
+            self.ejector.stop()
         try:
             self.board.all_off()
             self.board.display.show(("Flash Table", "stopped"))

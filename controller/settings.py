@@ -63,6 +63,7 @@ class Setting:
 TIMER_SECONDS = tuple(range(2, 31))
 MAX_SEATS = 8
 PENALTY_CARDS = tuple(range(0, 5))
+BURST_CARDS = tuple(range(1, 13))
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("mode", "Mode", "table", ("flash", "extreme", "table")),
@@ -75,6 +76,17 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("picker", "Turn picker", "classic", ("classic", "fair")),
     Setting("jump_in", "Jump-In", "off", ("off", "on")),
     Setting("sleep_time", "Sleep time", 10, ("off", *range(1, 61)), "min"),
+    Setting(
+        "launcher_profile",
+        "Launcher",
+        "classic",
+        ("classic", "mild", "wild", "ascending", "custom"),
+    ),
+    Setting("custom_chance", "Custom chance", 33, tuple(range(5, 101)), "%"),
+    Setting("custom_min", "Custom min", 1, BURST_CARDS, "cards"),
+    Setting("custom_max", "Custom max", 8, BURST_CARDS, "cards"),
+    Setting("burst_cap", "Burst cap", 12, ("off", *range(1, 31)), "cards"),
+    Setting("jam_time", "Jam time", 800, tuple(range(300, 3001, 100)), "ms"),
     Setting("volume", "Volume", "high", ("off", "low", "high")),
     *(
         Setting(f"handicap_seat{n}", f"Seat {n} handicap", 0, tuple(range(0, 11)), "s")

@@ -21,6 +21,7 @@ from types import TracebackType
 from hardware.clock import VirtualClock
 from hardware.lcd import simulated_display
 from hardware.sim.bounce import chatter
+from hardware.sim.launcher import LauncherModel
 from hardware.sim.pins import SimFactory, SimPin
 
 from .config import Config
@@ -40,6 +41,12 @@ class SimTable:
         # The real LCD driver on a model of the HD44780: the text is what the LCD would show.
         self.display, self.lcd_model = simulated_display()
         self.pinmap = self.config.pinmap(simulated=True)
+        # The launcher's mechanics claim their pins before the daemon's devices do.
+        self.launcher: LauncherModel | None = None
+        if "launcher.motor.forward" in self.pinmap:
+            self.launcher = LauncherModel.for_pinmap(
+                self.factory, self.clock, self.pinmap, rng=random.Random(seed)
+            )
         self.events: list[GameEvent] = []
         self._daemon: Daemon | None = None
         self._task: asyncio.Task | None = None
@@ -68,6 +75,8 @@ class SimTable:
         if self._daemon is not None and self._task is not None:
             self._daemon.stop()
             await self._task
+        if self.launcher is not None:
+            self.launcher.close()
         self.factory.reset()
 
     @property
@@ -120,6 +129,37 @@ class SimTable:
         else:
             pin.drive_low()
         await self.settle()
+
+    # -- the launcher ------------------------------------------------------------------
+
+    def _model(self) -> LauncherModel:
+        if self.launcher is None:
+            raise RuntimeError("this table's pin map has no launcher")
+        return self.launcher
+
+    @property
+    def cards_out(self) -> int:
+        """Cards that have left the launcher's slot."""
+        return self._model().cards_out
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still in the launcher's hopper."""
+        return self._model().cards_left
+
+    def jam(self) -> None:
+        """A card catches in the slot: the roller turns, nothing moves until `clear_jam`."""
+        self._model().jam()
+
+    def clear_jam(self) -> None:
+        self._model().clear_jam()
+
+    def empty_hopper(self) -> int:
+        """Take every card out of the hopper; returns how many there were."""
+        return self._model().empty()
+
+    def refill(self, cards: int = 54) -> None:
+        self._model().refill(cards)
 
     # -- time ----------------------------------------------------------------------------
 

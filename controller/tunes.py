@@ -31,4 +31,12 @@ TUNES: Mapping[str, Sequence[Note]] = {
         ("G5", 0.45),
     ),
     "wake": (("G4", 0.06), ("C5", 0.1)),
+    # The launcher's chime before it fires (or not): the same length, quicker notes with
+    # every miss on the ascending profile.
+    "chime0": (("C6", 0.15), ("E6", 0.15), ("G6", 0.25)),
+    "chime1": tuple((note, 0.1) for note in ("C6", "E6", "G6", "E6", "G6")),
+    "chime2": tuple((note, 0.07) for note in ("C6", "E6", "G6", "E6") * 2),
+    "chime3": tuple((note, 0.05) for note in ("C6", "G6") * 6),
+    "fire": (("C7", 0.04), ("G6", 0.04)),
+    "alarm": (("A5", 0.2), ("D5", 0.2)) * 3,
 }

@@ -59,6 +59,7 @@ class Board:
             self.encoder.when_rotated_counter_clockwise = lambda: on_turn(-1)
             self.motor: Motor | None = None
             self.beam: EdgeInput | None = None
+            self.empty: EdgeInput | None = None
             if "launcher.motor.forward" in pinmap:
                 self.motor = self._keep(
                     Motor(
@@ -75,7 +76,16 @@ class Board:
                         pinmap["launcher.beam"],
                         role="launcher.beam",
                         on_edge=on_edge,
-                        pull_up=True,
+                        pin_factory=pin_factory,
+                    )
+                )
+            if "launcher.empty" in pinmap:
+                # The hopper switch closes to ground when the last card has gone.
+                self.empty = self._keep(
+                    EdgeInput(
+                        pinmap["launcher.empty"],
+                        role="launcher.empty",
+                        on_edge=on_edge,
                         pin_factory=pin_factory,
                     )
                 )

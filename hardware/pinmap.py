@@ -28,7 +28,7 @@ OPTIONAL_ROLES = (
 )
 
 # Inputs are wired between the pin and ground, with the Pi's pull-up: pressed reads low.
-INPUT_ROLES_FIXED = ("slap", "launcher", "play_pause", "encoder.push", "launcher.empty")
+INPUT_ROLES_FIXED = ("slap", "launcher", "play_pause", "encoder.push")
 
 I2C_PINS = frozenset({2, 3})
 PI_HEADER = range(2, 28)

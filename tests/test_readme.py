@@ -16,4 +16,4 @@ def test_readme_example_prints_what_it_promises():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert out[: len(promised)] == promised
-    assert out[-1] == "['turn_started', 'timeout', 'penalty']"
+    assert out[-1] == "2"

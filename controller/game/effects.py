@@ -21,4 +21,16 @@ class Announce:
     data: Mapping[str, object] = field(default_factory=dict)
 
 
-Effect = Sound | Announce
+@dataclass(frozen=True)
+class Dispense:
+    """Send exactly `cards` more cards out of the launcher."""
+
+    cards: int
+
+
+@dataclass(frozen=True)
+class ResumeLauncher:
+    """Go on with the cards still owed, after a jam was cleared or the hopper refilled."""
+
+
+Effect = Sound | Announce | Dispense | ResumeLauncher

@@ -13,9 +13,18 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ..settings import Settings
-from . import holds, rest, slap, summary, turns
+from . import holds, launch, rest, slap, summary, turns
 from .effects import Announce, Effect, Sound
-from .events import Configure, Event, Press, Release, Stuck
+from .events import (
+    CardOut,
+    Configure,
+    Event,
+    LauncherStopped,
+    Press,
+    QuickDispense,
+    Release,
+    Stuck,
+)
 from .state import Message, Phase, Table
 from .text import COLUMNS
 from .turns import NOTICE_TIME, WARN_SECONDS
@@ -44,8 +53,8 @@ INPUT_NAMES = {
 Result = tuple[Table, list[Effect]]
 
 
-def new_table(settings: Settings, stations: int) -> Table:
-    return Table(settings=settings, stations=stations)
+def new_table(settings: Settings, stations: int, *, has_launcher: bool = False) -> Table:
+    return Table(settings=settings, stations=stations, has_launcher=has_launcher)
 
 
 def seat_of(name: str) -> int | None:
@@ -69,6 +78,12 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
         table = _release(table, event, effects)
     elif isinstance(event, Press):
         table = _press(table, event, rng, effects)
+    elif isinstance(event, CardOut):
+        table = launch.card_out(table, effects)
+    elif isinstance(event, LauncherStopped):
+        table = launch.stopped(table, event.reason, event.time, effects)
+    elif isinstance(event, QuickDispense):
+        table = launch.quick(table, event.cards, effects)
     table = _on_time(table, now, rng, effects)
     return table, effects
 
@@ -157,6 +172,7 @@ TIMED: tuple[tuple[Due, Fire], ...] = (
     (turns.countdown_due, turns.countdown_fire),
     (turns.banner_due, turns.banner_fire),
     (summary.due, summary.fire),
+    (launch.chime_due, launch.chime_fire),
     (rest.sleep_due, rest.fall_asleep),
 )
 
@@ -176,7 +192,16 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
     )
     if table.asleep:
         return rest.wake(table, at, effects)
+    if table.launcher.fault is not None:
+        # The launcher waits for OK; nothing else is played until it is cleared.
+        return launch.ok(table, at, effects) if name == "encoder.push" else table
     phase, seated = table.phase, seat in table.seated
+    if name == "launcher":
+        return (
+            launch.hit(table, at, rng, effects)
+            if launch.in_use(table) and phase in (launch.HIT_PHASES)
+            else table
+        )
     if phase is Phase.SEATING:
         if seat is not None:
             return _toggle_seat(table, seat, effects)
@@ -194,7 +219,7 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
             return holds.begin(table, seat, at, was_lit=was_lit)
     elif phase is Phase.SLAP and seat is not None:
         return slap.press(table, seat, at, effects)
-    elif phase is Phase.NOTICE and seated and seat is not None:
+    elif phase in (Phase.NOTICE, Phase.EXTREME) and seated and seat is not None:
         return holds.begin(table, seat, at, was_lit=False)
     elif phase is Phase.PAUSED and name in PLAY_INPUTS:
         return rest.resume(table, at, effects)
@@ -260,5 +285,8 @@ def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effe
     ]
     table = replace(table, message=None, picks=(), summary=None, holds={}, race=None)
     table = summary.fresh_stats(table)
+    if table.settings.mode == "extreme":
+        # No turns in Extreme: players pass clockwise by themselves and hit the launcher.
+        return replace(table, phase=Phase.EXTREME, turn=None)
     # The start tune is the first light's cue: no turn blip to cut it short.
     return turns.next_turn(table, at, rng, effects, sound=False)

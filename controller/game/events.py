@@ -46,4 +46,27 @@ class Configure:
     time: float
 
 
-Event = Press | Release | Stuck | Tick | Configure
+@dataclass(frozen=True)
+class CardOut:
+    """The launcher's beam counted one more card out of the slot."""
+
+    time: float
+
+
+@dataclass(frozen=True)
+class LauncherStopped:
+    """The launcher's motor stopped: "done", "jam" or "empty"."""
+
+    reason: str
+    time: float
+
+
+@dataclass(frozen=True)
+class QuickDispense:
+    """The operator asked for an exact number of cards from the menu."""
+
+    cards: int
+    time: float
+
+
+Event = Press | Release | Stuck | Tick | Configure | CardOut | LauncherStopped | QuickDispense

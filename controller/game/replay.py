@@ -7,23 +7,22 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..settings import Settings
 from .effects import Effect
-from .engine import new_table, step
+from .engine import step
 from .events import Event
 from .state import Table
 
 
 def replay(
-    log: Iterable[tuple[float, Event]], seed: int, settings: Settings, stations: int
+    log: Iterable[tuple[float, Event]], seed: int, start: Table
 ) -> tuple[Table, list[Effect]]:
     """The final table and every effect, in order, of the game `log` records.
 
-    `seed` is what the daemon's `random.Random` was seeded with, `settings` what the table
-    started with (later changes are `Configure` events in the log), `stations` its seats.
+    `seed` is what the daemon's `random.Random` was seeded with, `start` the table it began
+    with (the daemon keeps it as `daemon.start`; later settings are `Configure` events).
     """
     rng = random.Random(seed)
-    table = new_table(settings, stations)
+    table = start
     effects: list[Effect] = []
     for now, event in log:
         table, more = step(table, event, now, rng)

@@ -14,7 +14,7 @@ from .effects import Announce, Effect, Sound
 from .state import Phase, Table
 
 # Phases the table may fall asleep in; a slap race or a notice finishes first.
-RESTFUL = frozenset({Phase.SEATING, Phase.TURN, Phase.PAUSED, Phase.ROUND_OVER})
+RESTFUL = frozenset({Phase.SEATING, Phase.TURN, Phase.PAUSED, Phase.ROUND_OVER, Phase.EXTREME})
 
 
 def pause(table: Table, at: float, effects: list[Effect], *, sound: bool = True) -> Table:

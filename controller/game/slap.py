@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from . import summary
+from . import launch, summary
 from .effects import Announce, Effect, Sound
 from .state import Lines, Notice, Phase, SlapRace, Table
 from .text import COLUMNS, penalty_text, seat_numbers
@@ -81,11 +81,9 @@ def fire(table: Table, when: float, now: float, rng: random.Random, effects: lis
             },
         ),
     ]
-    if penalty:
-        effects += [
-            Announce("penalty", {"seat": seat, "cards": penalty, "reason": "slap"})
-            for seat in sorted(losers)
-        ]
+    for seat in sorted(losers) if penalty else ():
+        effects.append(Announce("penalty", {"seat": seat, "cards": penalty, "reason": "slap"}))
+        table = launch.penalty(table, seat, penalty, "slap", effects)
     table = summary.record_slap_lost(table, losers)
     pages = (_verdict(losers, tie, penalty), *_order_pages(places))
     notice = Notice(pages, race.closes, PAGE_TIME, losers)

@@ -22,6 +22,7 @@ class Phase(Enum):
     NOTICE = "notice"
     PAUSED = "paused"
     ROUND_OVER = "round_over"
+    EXTREME = "extreme"  # a round of Extreme: no turns, only the launcher
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,41 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class Delivery:
+    """Cards the launcher still owes, in order: to a seat, or to whoever is at the slot."""
+
+    seat: int | None
+    cards: int
+    reason: str  # "timeout", "slap", "hit" or "quick"
+
+
+@dataclass(frozen=True)
+class Chime:
+    """A launcher hit whose chime is sounding; its cards (maybe none) fly when it ends."""
+
+    until: float
+    seat: int | None
+    cards: int
+
+
+@dataclass(frozen=True)
+class Launcher:
+    queue: tuple[Delivery, ...] = ()
+    chimes: tuple[Chime, ...] = ()
+    fault: str | None = None  # "jam" or "empty" until OK
+    paused_play: bool = False  # the fault paused a running turn; OK resumes it
+    misses: int = 0  # hits since the last one that fired (the ascending profile)
+    recent: tuple[tuple[float, int | None, int], ...] = ()  # (edge, player, cards) for the cap
+    result: str = ""  # what the last hit did, for the LCD
+    cards_out: int = 0  # counted by the beam since power-on
+    jams: int = 0
+
+    @property
+    def owed(self) -> int:
+        return sum(delivery.cards for delivery in self.queue)
+
+
+@dataclass(frozen=True)
 class Table:
     settings: Settings
     stations: int
@@ -121,3 +157,5 @@ class Table:
     summary: Summary | None = None
     last_input: float | None = None  # edge of the latest press or release: sleep counts from it
     asleep: bool = False
+    has_launcher: bool = False
+    launcher: Launcher = field(default_factory=Launcher)

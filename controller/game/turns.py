@@ -11,7 +11,7 @@ import random
 from dataclasses import replace
 
 from ..settings import Settings
-from . import picker, summary
+from . import launch, picker, summary
 from .effects import Announce, Effect, Sound
 from .state import Notice, Phase, Table, Turn
 from .text import penalty_text
@@ -97,6 +97,7 @@ def timeout(table: Table, effects: list[Effect]) -> Table:
     effects += [Sound("timeout"), Announce("timeout", {"seat": seat, "penalty": penalty})]
     if penalty:
         effects.append(Announce("penalty", {"seat": seat, "cards": penalty, "reason": "timeout"}))
+        table = launch.penalty(table, seat, penalty, "timeout", effects)
     table = summary.record_turn(table, seat, at - turn.started, timeout=True)
     notice = Notice(
         ((f"Seat {seat} timeout!", penalty_text(penalty)),), at, NOTICE_TIME, frozenset({seat})

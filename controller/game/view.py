@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..settings import Settings
-from . import summary
+from . import launch, summary
 from .state import Lines, Phase, Table, Turn
 from .turns import warning
 
@@ -54,10 +54,21 @@ def _light(table: Table, seat: int) -> str:
             return "blink"
         if seat == summary.shown_seat(table):
             return "on"
+    if phase is Phase.EXTREME and seated:
+        return _chime_light(table) if table.launcher.chimes else "on"
     return resting
 
 
+def _chime_light(table: Table) -> str:
+    # Lights quicken with every miss on the ascending profile, as on the newest originals.
+    if table.settings.launcher_profile != "ascending":
+        return "blink"
+    return ("blink", "blink_fast", "flash", "flash")[min(table.launcher.misses, 3)]
+
+
 def _lines(table: Table) -> Lines:
+    if table.launcher.fault is not None:
+        return launch.fault_lines(table.launcher)
     if table.message is not None:
         return table.message.lines
     phase = table.phase
@@ -70,6 +81,9 @@ def _lines(table: Table) -> Lines:
         return SLAP_LINES
     if phase is Phase.ROUND_OVER and table.summary is not None:
         return summary.pages(table)[table.summary.page]
+    if phase is Phase.EXTREME:
+        first = f"Extreme {table.settings.launcher_profile:>8}"
+        return (first, table.launcher.result or "Press launcher")
     turn = table.turn
     assert turn is not None
     if phase is Phase.PAUSED:

@@ -55,7 +55,7 @@ def test_the_simulated_table_wires_the_optional_roles_too(factory):
     board = build(factory, pinmap)
     try:
         assert gpio(board.inputs["play_pause"]) == SIMULATION_EXTRA_PINS["play_pause"]
-        assert gpio(board.inputs["launcher.empty"]) == SIMULATION_EXTRA_PINS["launcher.empty"]
+        assert gpio(board.empty) == SIMULATION_EXTRA_PINS["launcher.empty"]
         assert gpio(board.motor.forward_device) == SIMULATION_EXTRA_PINS["launcher.motor.forward"]
         assert gpio(board.motor.backward_device) == SIMULATION_EXTRA_PINS["launcher.motor.backward"]
         assert gpio(board.beam) == SIMULATION_EXTRA_PINS["launcher.beam"]

@@ -137,6 +137,6 @@ def test_random_games_keep_every_rule_and_replay_exactly(game):
 
     for kind in sorted({e.type for e in all_effects if isinstance(e, Announce)}):
         event(kind)
-    replayed, effects = replay(log, seed, start, STATIONS)
+    replayed, effects = replay(log, seed, new_table(start, STATIONS))
     assert replayed == table
     assert effects == all_effects

@@ -1,0 +1,185 @@
+"""The card launcher in the game: hits, exact draws, the cards owed, jams and refills.
+
+The cards owed are part of the table's state: a delivery is asked of the launcher once (a
+`Dispense` effect), the beam's counts come back as `CardOut` events and pay it off card by
+card, and a jam or an empty hopper keeps what is still owed until OK. A hit chimes first,
+then fires what the launcher profile drew; the burst cap bounds what one player receives
+from hits within CAP_WINDOW seconds (in Extreme mode the unit cannot tell players apart, so
+the cap counts for the whole table).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from ..settings import Settings
+from . import profiles, rest, summary
+from .effects import Announce, Dispense, Effect, ResumeLauncher, Sound
+from .state import Chime, Delivery, Launcher, Phase, Table
+from .text import row
+
+CHIME_TIME = 0.6
+CAP_WINDOW = 10.0
+RESULT_TIME = 2.0  # how long a hit's result replaces the first line during a turn
+HIT_PHASES = frozenset({Phase.TURN, Phase.NOTICE, Phase.EXTREME})
+FAULT_LINES = {"jam": "JAM: clear slot", "empty": "Refill cards"}
+
+
+def in_use(table: Table) -> bool:
+    """Whether hits and exact penalties go to the launcher (Extreme and Table modes)."""
+    return table.has_launcher and table.settings.mode in ("extreme", "table")
+
+
+def profile(settings: Settings) -> profiles.LauncherProfile:
+    name = str(settings.launcher_profile)
+    if name == "custom":
+        return profiles.custom_profile(
+            int(settings.custom_chance),  # type: ignore[arg-type]
+            int(settings.custom_min),  # type: ignore[arg-type]
+            int(settings.custom_max),  # type: ignore[arg-type]
+        )
+    return profiles.PROFILES[name]
+
+
+def _with(table: Table, **changes) -> Table:
+    return replace(table, launcher=replace(table.launcher, **changes))
+
+
+# -- exact draws -------------------------------------------------------------------------
+
+
+def owe(table: Table, seat: int | None, cards: int, reason: str, effects: list[Effect]) -> Table:
+    """Ask the launcher for exactly `cards` more, for `seat` (None: whoever is at the slot)."""
+    if cards <= 0 or not table.has_launcher:
+        return table
+    effects += [
+        Dispense(cards),
+        Announce("dispense", {"seat": seat, "cards": cards, "reason": reason}),
+    ]
+    return _with(table, queue=(*table.launcher.queue, Delivery(seat, cards, reason)))
+
+
+def penalty(table: Table, seat: int, cards: int, reason: str, effects: list[Effect]) -> Table:
+    """A penalty the engine decided: in Table mode the launcher deals it out exactly."""
+    if table.settings.mode != "table":
+        return table
+    return owe(table, seat, cards, reason, effects)
+
+
+def quick(table: Table, cards: int, effects: list[Effect]) -> Table:
+    return owe(table, None, cards, "quick", effects)
+
+
+# -- hits --------------------------------------------------------------------------------
+
+
+def hit(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
+    """A press of the launcher button: chime now, fire what the profile draws after it."""
+    launcher = table.launcher
+    drawn = profiles.hit(profile(table.settings), launcher.misses, rng)
+    player = table.turn.seat if table.phase is Phase.TURN and table.turn else None
+    recent = tuple(r for r in launcher.recent if r[0] > at - CAP_WINDOW)
+    cap = table.settings.burst_cap
+    if cap == "off":
+        cards = drawn
+    else:
+        received = sum(cards for _, who, cards in recent if who == player)
+        cards = max(0, min(drawn, int(cap) - received))  # type: ignore[arg-type]
+    misses = 0 if drawn else launcher.misses + 1
+    effects += [
+        Sound(_chime_tune(table, launcher.misses)),
+        Announce("hit", {"seat": player, "cards": cards, "drawn": drawn}),
+    ]
+    return _with(
+        table,
+        misses=misses,
+        recent=(*recent, (at, player, cards)) if cards else recent,
+        chimes=(*launcher.chimes, Chime(at + CHIME_TIME, player, cards)),
+    )
+
+
+def _chime_tune(table: Table, misses: int) -> str:
+    # The ascending profile chimes faster with every miss, as the newest originals do.
+    if table.settings.launcher_profile == "ascending":
+        return f"chime{min(misses, 3)}"
+    return "chime0"
+
+
+def chime_due(table: Table) -> float | None:
+    chimes = table.launcher.chimes
+    return chimes[0].until if chimes else None
+
+
+def chime_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    chime, *rest_ = table.launcher.chimes
+    result = f"Launcher: {chime.cards}!" if chime.cards else "Launcher: miss"
+    table = _with(table, chimes=tuple(rest_), result=result)
+    if chime.cards:
+        effects.append(Sound("fire"))
+        table = owe(table, chime.seat, chime.cards, "hit", effects)
+    if table.phase is Phase.TURN and table.turn is not None:
+        table = replace(
+            table, turn=replace(table.turn, banner=result, banner_until=when + RESULT_TIME)
+        )
+    return table
+
+
+# -- what the launcher reports -----------------------------------------------------------
+
+
+def card_out(table: Table, effects: list[Effect]) -> Table:
+    """The beam counted a card: it pays off the first delivery still owed."""
+    launcher = table.launcher
+    seat = launcher.queue[0].seat if launcher.queue else None
+    queue = launcher.queue
+    if queue:
+        first = replace(queue[0], cards=queue[0].cards - 1)
+        queue = ((first,) if first.cards else ()) + queue[1:]
+    table = _with(table, queue=queue, cards_out=launcher.cards_out + 1)
+    if seat is not None:
+        table = summary.record_launcher_cards(table, seat, 1)
+    effects.append(Announce("card_out", {"seat": seat, "owed": table.launcher.owed}))
+    return table
+
+
+def stopped(table: Table, reason: str, at: float, effects: list[Effect]) -> Table:
+    """The motor stopped; a jam or an empty hopper waits for OK with the count still owed."""
+    launcher = table.launcher
+    if reason not in FAULT_LINES or not launcher.owed:
+        return table
+    effects += [
+        Sound("alarm"),
+        Announce("launcher_fault", {"fault": reason, "owed": launcher.owed}),
+    ]
+    paused = table.phase is Phase.TURN and table.turn is not None
+    if paused:
+        # Nobody should lose a turn to the time spent clearing the slot.
+        table = rest.pause(table, at, effects, sound=False)
+    return _with(
+        table,
+        fault=reason,
+        paused_play=paused or launcher.paused_play,
+        jams=launcher.jams + (reason == "jam"),
+    )
+
+
+def ok(table: Table, at: float, effects: list[Effect]) -> Table:
+    """The operator cleared the slot or refilled the hopper and pressed OK."""
+    launcher = table.launcher
+    effects += [
+        Sound("resume"),
+        ResumeLauncher(),
+        Announce("launcher_resumed", {"owed": launcher.owed}),
+    ]
+    table = _with(table, fault=None, paused_play=False)
+    if launcher.paused_play and table.phase is Phase.PAUSED:
+        table = rest.resume(table, at, effects)
+    return table
+
+
+def fault_lines(launcher: Launcher) -> tuple[str, str]:
+    assert launcher.fault is not None
+    return (FAULT_LINES[launcher.fault], row("press OK", f"{launcher.owed} owed"))
