@@ -86,6 +86,7 @@ class GpioEjector:
         self.jam_time = jam_time
         self.owed = 0
         self.busy = False
+        self.fault: str | None = None  # "jam" or "empty": nothing runs until `resume`
         self._feeding = False
         self._blocked_at: float | None = None
         self._cleared_at: float | None = None  # a card that cleared the beam, not yet counted
@@ -96,7 +97,7 @@ class GpioEjector:
         if count < 0:
             raise ValueError("cannot dispense fewer than no cards")
         self.owed += count
-        if self.owed == 0 or self._feeding:
+        if self.owed == 0 or self._feeding or self.fault is not None:
             return
         if self._hopper_empty():
             self._halt("empty")
@@ -111,6 +112,7 @@ class GpioEjector:
 
     def resume(self) -> None:
         """Go on with the cards still owed (after a jam was cleared or the hopper refilled)."""
+        self.fault = None
         self.dispense(0)
 
     def stop(self) -> None:
@@ -188,6 +190,7 @@ class GpioEjector:
         self.stop()
         if self.owed == 0:
             return  # the card that emptied the hopper was the last one asked for
+        self.fault = reason
         log.warning("launcher stopped: %s, %d card(s) still owed", reason, self.owed)
         self._report(Halted(reason, self._clock.now(), self.owed))
 

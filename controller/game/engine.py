@@ -164,6 +164,7 @@ def _notice_fire(
 
 
 TIMED: tuple[tuple[Due, Fire], ...] = (
+    (launch.hold_due, launch.hold_fire),
     (_message_due, _message_fire),
     (_stuck_due, _stuck_fire),
     (holds.due, holds.fire),
@@ -192,8 +193,8 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
     )
     if table.asleep:
         return rest.wake(table, at, effects)
-    if table.launcher.fault is not None:
-        # The launcher waits for OK; nothing else is played until it is cleared.
+    if table.launcher.fault is not None and seat is None:
+        # The launcher waits for OK; the players' own buttons still race and hold.
         return launch.ok(table, at, effects) if name == "encoder.push" else table
     phase, seated = table.phase, seat in table.seated
     if name == "launcher":

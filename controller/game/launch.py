@@ -154,16 +154,21 @@ def stopped(table: Table, reason: str, at: float, effects: list[Effect]) -> Tabl
         Sound("alarm"),
         Announce("launcher_fault", {"fault": reason, "owed": launcher.owed}),
     ]
-    paused = table.phase is Phase.TURN and table.turn is not None
-    if paused:
-        # Nobody should lose a turn to the time spent clearing the slot.
-        table = rest.pause(table, at, effects, sound=False)
-    return _with(
-        table,
-        fault=reason,
-        paused_play=paused or launcher.paused_play,
-        jams=launcher.jams + (reason == "jam"),
-    )
+    return _with(table, fault=reason, fault_at=at, jams=launcher.jams + (reason == "jam"))
+
+
+def hold_due(table: Table) -> float | None:
+    """While the launcher waits for OK no turn runs: nobody loses time to clearing the slot."""
+    launcher, turn = table.launcher, table.turn
+    if launcher.fault is None or table.phase is not Phase.TURN or turn is None:
+        return None
+    return max(launcher.fault_at, turn.started)
+
+
+def hold_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    return _with(rest.pause(table, when, effects, sound=False), paused_play=True)
 
 
 def ok(table: Table, at: float, effects: list[Effect]) -> Table:

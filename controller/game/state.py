@@ -125,6 +125,7 @@ class Launcher:
     queue: tuple[Delivery, ...] = ()
     chimes: tuple[Chime, ...] = ()
     fault: str | None = None  # "jam" or "empty" until OK
+    fault_at: float = 0.0
     paused_play: bool = False  # the fault paused a running turn; OK resumes it
     misses: int = 0  # hits since the last one that fired (the ascending profile)
     recent: tuple[tuple[float, int | None, int], ...] = ()  # (edge, player, cards) for the cap

@@ -176,3 +176,16 @@ def test_a_stop_keeps_what_is_owed(rig):
     rig.ejector.resume()
     rig.run_until_halted()
     assert rig.model.cards_out == 6
+
+
+def test_after_a_jam_new_cards_wait_for_resume(rig):
+    rig.model.jam()
+    rig.ejector.dispense(3)
+    assert rig.run_until_halted().reason == "jam"
+    rig.ejector.dispense(2)  # a new penalty while the slot is still blocked
+    rig.run_for(2.0)
+    assert rig.model.motor_speed == 0 and rig.ejector.owed == 5
+    rig.model.clear_jam()
+    rig.ejector.resume()
+    assert rig.run_until_halted().reason == "done"
+    assert rig.model.cards_out == 5

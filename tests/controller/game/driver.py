@@ -24,12 +24,12 @@ LIT = ("pulse", "blink_fast")
 
 
 class Game:
-    def __init__(self, settings=None, *, stations=4, seed=0, start=T0) -> None:
+    def __init__(self, settings=None, *, stations=4, seed=0, start=T0, has_launcher=False) -> None:
         self.settings = Settings(settings or {})
         self.stations = stations
         self.seed = seed
         self.rng = random.Random(seed)
-        self.table = new_table(self.settings, stations)
+        self.table = new_table(self.settings, stations, has_launcher=has_launcher)
         self.now = start
         self.log: list[tuple[float, Event]] = []
         self.effects: list = []

@@ -1,0 +1,210 @@
+"""The launcher's rules: hits, the burst cap, exact penalties, the cards owed, jams and OK."""
+
+from dataclasses import replace
+
+import pytest
+
+from controller.game.effects import Dispense, ResumeLauncher
+from controller.game.events import CardOut, LauncherStopped, QuickDispense
+from controller.game.launch import CAP_WINDOW, CHIME_TIME
+from controller.game.state import Launcher, Phase
+
+from .driver import Game
+
+
+def dispensed(game: Game, since: int = 0) -> list[int]:
+    return [e.cards for e in game.effects[since:] if isinstance(e, Dispense)]
+
+
+def count_out(game: Game, cards: int) -> None:
+    for _ in range(cards):
+        game.feed(CardOut(game.now))
+
+
+def table_game(**settings) -> Game:
+    return Game({"turn_timer": 4, **settings}, has_launcher=True, seed=3)
+
+
+def test_a_timeout_in_table_mode_dispenses_exactly_the_penalty():
+    game = table_game(timeout_penalty=3)
+    seat = game.start(1, 2, 3)
+    mark = game.mark()
+    game.wait(4.0)
+    assert dispensed(game, mark) == [3]
+    assert game.announced("dispense", mark) == [{"seat": seat, "cards": 3, "reason": "timeout"}]
+    assert game.table.launcher.owed == 3
+    count_out(game, 3)
+    assert game.table.launcher.owed == 0
+    assert game.table.stats[seat].launcher_cards == 3
+    assert [e["owed"] for e in game.announced("card_out", mark)] == [2, 1, 0]
+
+
+def test_flash_mode_shows_penalties_but_never_fires():
+    game = Game({"turn_timer": 4, "mode": "flash"}, has_launcher=True)
+    game.start(1, 2)
+    game.wait(4.0)
+    assert game.lines[1] == "Draw 2 cards"
+    game.wait(3.0)
+    game.press("launcher")
+    game.wait(1.0)
+    assert dispensed(game) == []
+    assert game.announced("hit") == []
+
+
+def test_without_a_launcher_nothing_is_owed():
+    game = Game({"turn_timer": 4})
+    game.start(1, 2)
+    game.wait(4.0)
+    assert game.announced("penalty") and dispensed(game) == []
+    assert game.table.launcher.owed == 0
+
+
+def test_a_hit_chimes_then_fires_what_the_profile_drew():
+    game = table_game(launcher_profile="custom", custom_chance=100, custom_min=4, custom_max=4)
+    seat = game.start(1, 2)
+    mark = game.mark()
+    game.tap("launcher")
+    assert "chime0" in game.sounds(mark)
+    assert dispensed(game, mark) == []
+    game.wait(CHIME_TIME)
+    assert dispensed(game, mark) == [4]
+    assert game.announced("hit", mark) == [{"seat": seat, "cards": 4, "drawn": 4}]
+    assert game.lines[0] == "Launcher: 4!"
+    game.wait(2.5)
+    assert game.lines[0].startswith("Table")
+
+
+def test_a_miss_says_so():
+    game = table_game(launcher_profile="custom", custom_chance=5, custom_min=1, custom_max=1)
+    game.start(1, 2)
+    misses = 0
+    for _ in range(5):
+        game.tap("launcher")
+        game.wait(CHIME_TIME)
+        misses += game.lines[0] == "Launcher: miss"
+    assert misses >= 4
+
+
+def test_the_burst_cap_holds_for_a_player_pressing_10_times_in_5_seconds():
+    game = table_game(turn_timer="off", launcher_profile="wild", burst_cap=12)
+    seat = game.start(1, 2)
+    mark = game.mark()
+    for _ in range(10):
+        game.tap("launcher", hold=0.1)
+        game.wait(0.4)
+    game.wait(CHIME_TIME)
+    hits = game.announced("hit", mark)
+    assert len(hits) == 10
+    assert sum(h["drawn"] for h in hits) > 12  # the wild profile would have given more
+    assert sum(dispensed(game, mark)) == sum(h["cards"] for h in hits) == 12
+    assert all(h["seat"] == seat for h in hits)
+    # Once the window has passed, the same player can be hit again.
+    game.wait(CAP_WINDOW)
+    game.tap("launcher")
+    game.wait(CHIME_TIME)
+    assert game.announced("hit")[-1]["cards"] == game.announced("hit")[-1]["drawn"]
+
+
+def test_the_cap_counts_per_player_in_table_mode():
+    game = table_game(
+        turn_timer="off",
+        launcher_profile="custom",
+        custom_chance=100,
+        custom_min=6,
+        custom_max=6,
+        burst_cap=6,
+    )
+    first = game.start(1, 2)
+    game.tap("launcher")
+    game.tap("launcher")
+    game.wait(CHIME_TIME)
+    assert [h["cards"] for h in game.announced("hit")] == [6, 0]
+    game.tap(f"seat{first}")  # the turn moves on to the next pick
+    while game.lit == first:
+        game.tap(f"seat{first}")
+    game.tap("launcher")
+    game.wait(CHIME_TIME)
+    assert game.announced("hit")[-1]["cards"] == 6
+
+
+@pytest.mark.parametrize("misses_before_fire", [0, 1, 2, 3])
+def test_ascending_chimes_quicker_with_every_miss(misses_before_fire):
+    game = table_game(turn_timer="off", launcher_profile="ascending")
+    game.start(1, 2)
+    game.table = replace(game.table, launcher=Launcher(misses=misses_before_fire))
+    mark = game.mark()
+    game.tap("launcher")
+    assert f"chime{misses_before_fire}" in game.sounds(mark)
+
+
+def test_a_jam_shows_what_is_owed_pauses_the_turn_and_ok_finishes_the_rest():
+    game = table_game(timeout_penalty=4)
+    game.start(1, 2, 3)
+    game.wait(4.0)
+    count_out(game, 1)
+    game.wait(3.0)  # the next turn is running
+    assert game.table.phase is Phase.TURN
+    left = game.table.turn.deadline - game.now
+    mark = game.mark()
+    game.feed(LauncherStopped("jam", game.now))
+    assert game.lines == ("JAM: clear slot", "press OK  3 owed")
+    assert "alarm" in game.sounds(mark)
+    assert game.table.phase is Phase.PAUSED
+    assert game.announced("launcher_fault", mark) == [{"fault": "jam", "owed": 3}]
+    # Nothing but OK counts meanwhile.
+    game.tap("play_pause")
+    game.tap("launcher")
+    assert game.table.launcher.fault == "jam"
+    game.wait(60)
+    mark = game.mark()
+    game.tap("encoder.push")
+    assert [e for e in game.effects[mark:] if isinstance(e, ResumeLauncher)]
+    assert dispensed(game, mark) == []  # only the rest: the ejector still has it
+    assert game.table.phase is Phase.TURN
+    assert game.table.turn.deadline - game.now == pytest.approx(left - 0.1)
+    count_out(game, 3)
+    assert game.table.launcher.owed == 0
+    assert game.table.launcher.jams == 1
+
+
+def test_an_empty_hopper_asks_for_a_refill():
+    game = table_game(turn_timer="off")
+    game.start(1, 2)
+    game.feed(QuickDispense(6, game.now))
+    count_out(game, 2)
+    game.feed(LauncherStopped("empty", game.now))
+    assert game.lines == ("Refill cards", "press OK  4 owed")
+
+
+def test_a_finished_dispense_is_not_a_fault():
+    game = table_game(turn_timer="off")
+    game.start(1, 2)
+    game.feed(QuickDispense(2, game.now))
+    count_out(game, 2)
+    game.feed(LauncherStopped("done", game.now))
+    assert game.table.launcher.fault is None
+
+
+def test_extreme_mode_has_no_turns_only_the_launcher():
+    game = Game(
+        {
+            "mode": "extreme",
+            "launcher_profile": "custom",
+            "custom_chance": 100,
+            "custom_min": 2,
+            "custom_max": 2,
+        },
+        has_launcher=True,
+    )
+    game.seat(1, 2, 3)
+    game.tap("play_pause")
+    assert game.table.phase is Phase.EXTREME
+    assert game.lines == ("Extreme   custom", "Press launcher")
+    assert set(game.view.lights[:3]) == {"on"}
+    game.press("launcher")
+    assert set(game.view.lights[:3]) == {"blink"}
+    game.wait(CHIME_TIME)
+    assert game.lines[1] == "Launcher: 2!"
+    assert game.announced("hit")[-1]["seat"] is None
+    game.hold("seat2", 2.0)
+    assert game.table.phase is Phase.ROUND_OVER

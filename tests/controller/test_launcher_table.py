@@ -1,0 +1,86 @@
+"""Table mode on the simulated table: penalties fly out of the launcher, exactly."""
+
+from controller.config import Config
+from controller.settings import Settings
+from controller.sim import SimTable
+
+
+def config(**settings) -> Config:
+    return Config(settings=Settings({"turn_timer": 4, **settings}))
+
+
+async def start(table: SimTable, *seats: int) -> int:
+    for seat in seats:
+        await table.tap(f"seat{seat}")
+    await table.tap("play_pause")
+    [lit] = table.lit()
+    return lit
+
+
+async def test_a_timeout_dispenses_exactly_the_timeout_penalty():
+    async with SimTable(config(timeout_penalty=3), seed=2) as table:
+        lit = await start(table, 1, 2, 3)
+        await table.advance(4.0)
+        assert table.lcd[1].rstrip() == "Draw 3 cards"
+        await table.advance(5.0)
+        assert table.cards_out == 3
+        assert table.cards_left == 54 - 3
+        assert [e.data["seat"] for e in table.events_of("card_out")] == [lit] * 3
+        assert table.launcher.motor_speed == 0
+        await table.advance(30.0)
+        assert table.cards_out == 3 * len(table.events_of("timeout"))
+
+
+async def test_a_lost_slap_race_dispenses_the_slap_penalty():
+    async with SimTable(config(turn_timer="off", slap_penalty=2), seed=4) as table:
+        lit = await start(table, 1, 2, 3)
+        racers = sorted({1, 2, 3} - {lit})
+        await table.tap("slap")
+        await table.advance(0.2)
+        await table.tap(f"seat{racers[0]}")  # the other racer never presses
+        await table.advance(3.5)
+        [result] = table.events_of("slap_result")
+        assert result.data["slowest"] == [racers[1]]
+        await table.advance(5.0)
+        assert table.cards_out == 2
+        assert [e.data["seat"] for e in table.events_of("card_out")] == [racers[1]] * 2
+
+
+async def test_a_jam_mid_penalty_shows_what_is_owed_and_finishes_after_ok():
+    async with SimTable(config(timeout_penalty=4, sleep_time="off"), seed=5) as table:
+        await start(table, 1, 2)
+        await table.advance(4.0)
+        # Let the first card out, then the next one catches in the slot.
+        while table.cards_out < 1:
+            await table.advance(0.01)
+        table.jam()
+        await table.advance(2.0)
+        assert table.lcd == ("JAM: clear slot ", "press OK  3 owed")
+        assert table.launcher.motor_speed == 0
+        [fault] = table.events_of("launcher_fault")
+        assert fault.data == {"fault": "jam", "owed": 3}
+        out = table.cards_out
+        await table.advance(10.0)
+        assert table.cards_out == out == 1
+        table.clear_jam()
+        await table.tap("encoder.push")
+        await table.advance(1.5)
+        assert table.cards_out == 4
+        assert table.daemon.table.launcher.owed == 0
+        await table.advance(10.0)
+        assert table.cards_out == 4 + 4 * len(table.events_of("timeout")[1:])
+
+
+async def test_an_empty_hopper_asks_for_cards_and_keeps_the_count():
+    async with SimTable(config(timeout_penalty=4, sleep_time="off"), seed=6) as table:
+        table.empty_hopper()
+        table.refill(1)
+        await start(table, 1, 2)
+        await table.advance(4.0)
+        await table.advance(3.0)
+        assert table.cards_out == 1
+        assert table.lcd == ("Refill cards    ", "press OK  3 owed")
+        table.refill(20)
+        await table.tap("encoder.push")
+        await table.advance(3.0)
+        assert table.cards_out == 4
