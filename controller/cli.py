@@ -241,6 +241,7 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
         clock=clock,
         rng=random.Random(seed),
         settings=settings,
+        state_dir=state_dir,
     )
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, daemon.stop)

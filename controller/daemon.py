@@ -15,6 +15,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from hardware.board import Board
 from hardware.clock import Clock, Timer
@@ -28,8 +29,9 @@ from hardware.pinmap import PinMap
 from . import game
 from .game import Announce, Event, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
-from .game.events import CardOut, LauncherStopped
+from .game.events import CardOut, ExactDraw, LauncherStopped
 from .settings import Settings
+from .statefile import Unreadable, read_json, write_json
 from .tunes import TUNES
 
 log = logging.getLogger(__name__)
@@ -37,6 +39,7 @@ log = logging.getLogger(__name__)
 # In real time a timer may fire a moment before an edge that happened earlier has crossed
 # from the pin thread; waking this much later lets that edge be handled first.
 REAL_TIME_GRACE = 0.02
+OWED_FILE = "launcher.json"  # the cards the launcher still owes, in the state directory
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,7 @@ class Daemon:
         rng: random.Random,
         settings: Settings,
         grace: float = REAL_TIME_GRACE,
+        state_dir: Path | None = None,
     ) -> None:
         self._loop = asyncio.get_running_loop()
         self.loop_thread = threading.get_ident()
@@ -110,6 +114,8 @@ class Daemon:
             )
         self.table = game.new_table(settings, pinmap.seats, has_launcher=self.ejector is not None)
         self.start = self.table  # with `log` and the seed, this replays the whole game
+        self._owed_file = None if state_dir is None else state_dir / OWED_FILE
+        self._owed_saved = 0
         self._apply_settings(settings)
         self.log: list[tuple[float, Event]] = []
         self.listeners: list[Callable[[GameEvent], None]] = []
@@ -141,6 +147,7 @@ class Daemon:
             self.feed(Tick(self.clock.now()))
             for name in self.board.pressed_now():
                 self.feed(Stuck(name, self.clock.now()))
+            self._owed_at_start()
             while True:
                 item = await self._queue.get()
                 try:
@@ -215,6 +222,32 @@ class Daemon:
         self._apply_settings(self.table.settings)
         self._show()
         self._schedule_wakeup()
+        self._save_owed()
+
+    def _owed_at_start(self) -> None:
+        """Cards the launcher still owed when the daemon last stopped: owed, not forgotten."""
+        if self._owed_file is None:
+            return
+        try:
+            saved = read_json(self._owed_file)
+        except Unreadable as err:
+            log.error("%s", err)
+            return
+        owed = saved.get("owed", 0) if isinstance(saved, dict) else 0
+        if isinstance(owed, int) and owed > 0 and self.ejector is not None:
+            self._owed_saved = owed
+            self.feed(ExactDraw(owed, "restart", self.clock.now()))
+
+    def _save_owed(self) -> None:
+        # Written after every card the beam counts, so a restart never deals one twice.
+        owed = self.table.launcher.owed
+        if self._owed_file is None or owed == self._owed_saved:
+            return
+        try:
+            write_json(self._owed_file, {"owed": owed})
+            self._owed_saved = owed
+        except OSError as err:
+            log.error("cannot save the cards owed to %s: %s", self._owed_file, err)
 
     def _launch(self, effect: Dispense | ResumeLauncher) -> None:
         if self.ejector is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from types import TracebackType
 
 from hardware.clock import VirtualClock
@@ -33,9 +34,12 @@ TAP_TIME = 0.12  # how long a finger stays on a button in a tap
 class SimTable:
     """Async context manager running one simulated table."""
 
-    def __init__(self, config: Config | None = None, *, seed: int = 0) -> None:
+    def __init__(
+        self, config: Config | None = None, *, seed: int = 0, state_dir: Path | None = None
+    ) -> None:
         self.config = config or Config()
         self.seed = seed
+        self.state_dir = state_dir
         self.clock = VirtualClock()
         self.factory = SimFactory(self.clock)
         # The real LCD driver on a model of the HD44780: the text is what the LCD would show.
@@ -60,6 +64,7 @@ class SimTable:
             rng=random.Random(self.seed),
             settings=self.config.settings,
             grace=0.0,
+            state_dir=self.state_dir,
         )
         self._daemon.listeners.append(self.events.append)
         self._task = asyncio.create_task(self._daemon.run())

@@ -19,9 +19,9 @@ from .events import (
     CardOut,
     Configure,
     Event,
+    ExactDraw,
     LauncherStopped,
     Press,
-    QuickDispense,
     Release,
     Stuck,
 )
@@ -82,8 +82,8 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
         table = launch.card_out(table, effects)
     elif isinstance(event, LauncherStopped):
         table = launch.stopped(table, event.reason, event.time, effects)
-    elif isinstance(event, QuickDispense):
-        table = launch.quick(table, event.cards, effects)
+    elif isinstance(event, ExactDraw):
+        table = launch.owe(table, None, event.cards, event.reason, effects)
     table = _on_time(table, now, rng, effects)
     return table, effects
 

@@ -62,11 +62,13 @@ class LauncherStopped:
 
 
 @dataclass(frozen=True)
-class QuickDispense:
-    """The operator asked for an exact number of cards from the menu."""
+class ExactDraw:
+    """Exact cards for whoever is at the slot: "quick" from the menu, or "restart" for the
+    cards still owed when the daemon stopped."""
 
     cards: int
+    reason: str
     time: float
 
 
-Event = Press | Release | Stuck | Tick | Configure | CardOut | LauncherStopped | QuickDispense
+Event = Press | Release | Stuck | Tick | Configure | CardOut | LauncherStopped | ExactDraw

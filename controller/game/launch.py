@@ -67,10 +67,6 @@ def penalty(table: Table, seat: int, cards: int, reason: str, effects: list[Effe
     return owe(table, seat, cards, reason, effects)
 
 
-def quick(table: Table, cards: int, effects: list[Effect]) -> Table:
-    return owe(table, None, cards, "quick", effects)
-
-
 # -- hits --------------------------------------------------------------------------------
 
 

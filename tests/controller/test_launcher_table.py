@@ -84,3 +84,42 @@ async def test_an_empty_hopper_asks_for_cards_and_keeps_the_count():
         await table.tap("encoder.push")
         await table.advance(3.0)
         assert table.cards_out == 4
+
+
+async def test_a_restart_deals_what_was_still_owed_and_not_a_card_more(tmp_path):
+    settings = config(timeout_penalty=4, sleep_time="off")
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await start(table, 1, 2)
+        await table.advance(4.0)
+        while table.cards_out < 1:
+            await table.advance(0.01)
+        table.jam()
+        await table.advance(2.0)
+        assert table.lcd[1] == "press OK  3 owed"
+    # The daemon stopped with 3 cards owed; the next one to start deals exactly those.
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await table.advance(3.0)
+        assert table.cards_out == 3
+        assert table.events_of("dispense")[0].data == {
+            "seat": None,
+            "cards": 3,
+            "reason": "restart",
+        }
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await table.advance(3.0)
+        assert table.cards_out == 0
+        assert table.events_of("dispense") == []
+
+
+async def test_a_burst_in_flight_survives_a_pause():
+    burst = config(launcher_profile="custom", custom_chance=100, custom_min=10, custom_max=10)
+    async with SimTable(burst, seed=1) as table:
+        await start(table, 1, 2)
+        await table.tap("launcher")
+        await table.advance(0.7)  # the chime is over, the cards are flying
+        await table.tap("play_pause")
+        assert table.lcd[0].rstrip() == "Paused"
+        assert 0 < table.cards_out < 10
+        await table.advance(3.0)
+        assert table.cards_out == 10
+        assert table.daemon.table.launcher.owed == 0

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from controller.game.effects import Dispense, ResumeLauncher
-from controller.game.events import CardOut, LauncherStopped, QuickDispense
+from controller.game.events import CardOut, ExactDraw, LauncherStopped
 from controller.game.launch import CAP_WINDOW, CHIME_TIME
 from controller.game.state import Launcher, Phase
 
@@ -170,7 +170,7 @@ def test_a_jam_shows_what_is_owed_pauses_the_turn_and_ok_finishes_the_rest():
 def test_an_empty_hopper_asks_for_a_refill():
     game = table_game(turn_timer="off")
     game.start(1, 2)
-    game.feed(QuickDispense(6, game.now))
+    game.feed(ExactDraw(6, "quick", game.now))
     count_out(game, 2)
     game.feed(LauncherStopped("empty", game.now))
     assert game.lines == ("Refill cards", "press OK  4 owed")
@@ -179,7 +179,7 @@ def test_an_empty_hopper_asks_for_a_refill():
 def test_a_finished_dispense_is_not_a_fault():
     game = table_game(turn_timer="off")
     game.start(1, 2)
-    game.feed(QuickDispense(2, game.now))
+    game.feed(ExactDraw(2, "quick", game.now))
     count_out(game, 2)
     game.feed(LauncherStopped("done", game.now))
     assert game.table.launcher.fault is None
