@@ -207,7 +207,7 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     from hardware.lcd import DisplayError, open_display, simulated_display
 
     from .daemon import Daemon
-    from .settings_store import SettingsStore
+    from .settings_store import SettingsStore, settings_notice
 
     loop = asyncio.get_running_loop()
     clock = LoopClock(loop)
@@ -233,18 +233,22 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     except DisplayError as err:
         print(f"flashtable: {err}", file=sys.stderr)
         return 1
-    settings = SettingsStore(state_dir, config.settings).load().settings
+    store = SettingsStore(state_dir, config.settings)
+    loaded = store.load()
     daemon = Daemon(
         pinmap=pinmap,
         pin_factory=pin_factory,
         display=display,
         clock=clock,
         rng=random.Random(seed),
-        settings=settings,
+        settings=loaded.settings,
         state_dir=state_dir,
+        store=store,
+        notice=settings_notice(loaded) if loaded.problems else None,
     )
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, daemon.stop)
+    loop.add_signal_handler(signal.SIGHUP, daemon.reload_settings)
     log.info("table %s: %d seats, %s pins, seed %d", config.table_id, config.seats, name, seed)
     await daemon.run()
     log.info("stopped")

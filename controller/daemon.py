@@ -14,7 +14,7 @@ import logging
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hardware.board import Board
@@ -27,10 +27,13 @@ from hardware.outputs import Pattern
 from hardware.pinmap import PinMap
 
 from . import game
-from .game import Announce, Event, Press, Release, Sound, Stuck, Tick
+from .game import Announce, Command, Configure, Event, Phase, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import CardOut, ExactDraw, LauncherStopped
-from .settings import Settings
+from .menu import Action, Context
+from .panel import Panel, info_lines
+from .settings import SettingError, Settings
+from .settings_store import SettingsStore, settings_notice
 from .statefile import Unreadable, read_json, write_json
 from .tunes import TUNES
 
@@ -40,6 +43,16 @@ log = logging.getLogger(__name__)
 # from the pin thread; waking this much later lets that edge be handled first.
 REAL_TIME_GRACE = 0.02
 OWED_FILE = "launcher.json"  # the cards the launcher still owes, in the state directory
+NOTICE_TIME = 5.0
+MENU_PHASES = {
+    Phase.SEATING: "seating",
+    Phase.TURN: "play",
+    Phase.SLAP: "play",
+    Phase.NOTICE: "play",
+    Phase.PAUSED: "paused",
+    Phase.ROUND_OVER: "over",
+    Phase.EXTREME: "extreme",
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,16 @@ class _Stop:
     pass
 
 
+@dataclass(frozen=True)
+class _EncoderTurn:
+    steps: int
+
+
+@dataclass(frozen=True)
+class _Reload:
+    pass
+
+
 class Daemon:
     """Runs one table. Create it inside the running event loop; `run` until `stop`."""
 
@@ -87,6 +110,8 @@ class Daemon:
         settings: Settings,
         grace: float = REAL_TIME_GRACE,
         state_dir: Path | None = None,
+        store: SettingsStore | None = None,
+        notice: tuple[str, str] | None = None,
     ) -> None:
         self._loop = asyncio.get_running_loop()
         self.loop_thread = threading.get_ident()
@@ -127,6 +152,16 @@ class Daemon:
         self._wakeup_at: float | None = None
         self._shown: game.View | None = None
         self._running = False
+        self.store = store
+        self._base_settings = store.base if store is not None else settings
+        self.panel = Panel(
+            clock, context=self._menu_context, carry_out=self._menu_action, changed=self._show
+        )
+        self._light_test: int | None = None
+        self._notice: tuple[str, str] | None = None
+        self._notice_timer: Timer | None = None
+        if notice is not None:
+            self._show_notice(notice)
 
     # -- the border: these two run on the pin factory's threads --------------------------
 
@@ -134,8 +169,11 @@ class Daemon:
         self._loop.call_soon_threadsafe(self._queue.put_nowait, _Edge(name, active, time))
 
     def _turn_from_pin(self, steps: int) -> None:
-        # The menu will take encoder turns; until then they are only logged.
-        self._loop.call_soon_threadsafe(log.debug, "encoder turned %+d", steps)
+        self._loop.call_soon_threadsafe(self._queue.put_nowait, _EncoderTurn(steps))
+
+    def reload_settings(self) -> None:
+        """Reread the settings file (safe from any thread and from signal handlers)."""
+        self._loop.call_soon_threadsafe(self._queue.put_nowait, _Reload())
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -193,6 +231,10 @@ class Daemon:
             self.feed(CardOut(item.time))
         elif isinstance(item, Halted):
             self.feed(LauncherStopped(item.reason, item.time))
+        elif isinstance(item, _EncoderTurn):
+            self._encoder_turned(item.steps)
+        elif isinstance(item, _Reload):
+            self._reload()
 
     def _launcher_edge(self, edge: _Edge) -> None:
         """The beam and the hopper switch belong to the ejector, not to the players."""
@@ -200,12 +242,109 @@ class Daemon:
             return
         if edge.input == "launcher.beam":
             self.ejector.beam(edge.active, edge.time)
+            if self.panel.testing == "beam":
+                self._show()
         elif edge.input == "launcher.empty" and edge.active:
             self.ejector.hopper_emptied()
 
     def _changed(self, name: str, change: Change | None) -> None:
-        if change is not None:
-            self.feed(Press(name, change.time) if change.active else Release(name, change.time))
+        if change is None:
+            return
+        if name == "encoder.push" and self.panel.is_open:
+            if change.active:
+                self.panel.push_down(change.time)
+            else:
+                self.panel.push_up()
+            return
+        if self.panel.testing == "buttons":
+            if change.active:
+                self.panel.button(name)
+            return
+        self.feed(Press(name, change.time) if change.active else Release(name, change.time))
+
+    # -- the menu ------------------------------------------------------------------------
+
+    def _encoder_turned(self, steps: int) -> None:
+        if self.table.asleep:
+            self.feed(Command("wake", self.clock.now()))
+        elif self.table.launcher.fault is None:
+            self.panel.turn(steps)
+
+    def _menu_context(self) -> Context:
+        launcher = self.table.launcher
+        beam = self.board.beam
+        return Context(
+            settings=self.table.settings,
+            phase=MENU_PHASES[self.table.phase],
+            stations=self.table.stations,
+            has_launcher=self.table.has_launcher,
+            info=info_lines(mqtt="not set up", cards_out=launcher.cards_out, jams=launcher.jams),
+            last_button=self.panel.last_button,
+            beam_clear=None if beam is None else bool(beam.is_active),
+        )
+
+    def _menu_action(self, action: Action) -> None:
+        now = self.clock.now()
+        if action.kind == "setting":
+            key, value = action.value  # type: ignore[misc]
+            self.change_settings({key: value})
+        elif action.kind in ("play", "new_round", "seating"):
+            self.feed(Command(action.kind, now))
+        elif action.kind == "dispense":
+            self.feed(ExactDraw(int(action.value), "quick", now))  # type: ignore[arg-type]
+        elif action.kind == "reset":
+            self._use_settings(self.store.reset() if self.store else self._base_settings)
+        elif action.kind == "test":
+            self._hardware_test(*action.value)  # type: ignore[misc]
+
+    def _hardware_test(self, name: str, value: object) -> None:
+        if name == "lights":
+            self._light_test = None if value is False else (1 if value is True else int(value))
+        elif name == "buzzer":
+            self.board.buzzer.play("start", TUNES["start"])
+        elif name == "eject":
+            self.feed(ExactDraw(1, "test", self.clock.now()))
+        self._show()
+
+    def change_settings(self, changes: dict[str, object]) -> None:
+        """Apply and keep setting changes (from the menu); a bad one is logged and dropped."""
+        try:
+            settings = self.table.settings.replace(changes)
+        except SettingError as err:
+            log.warning("setting refused: %s", err)
+            return
+        if self.store is not None:
+            try:
+                self.store.save(settings)
+            except OSError as err:
+                log.error("cannot save the settings to %s: %s", self.store.path, err)
+        self._use_settings(settings)
+
+    def _use_settings(self, settings: Settings) -> None:
+        if settings != self.table.settings:
+            self.feed(Configure(settings, self.clock.now()))
+
+    def _reload(self) -> None:
+        if self.store is None:
+            return
+        loaded = self.store.load()
+        log.info("settings reread from %s", self.store.path)
+        if loaded.problems:
+            self._show_notice(settings_notice(loaded))
+        self._use_settings(loaded.settings)
+
+    def _show_notice(self, lines: tuple[str, str]) -> None:
+        """A message over the game's screen for a moment (a damaged settings file)."""
+        if self._notice_timer is not None:
+            self._notice_timer.cancel()
+        self._notice = lines
+
+        def done() -> None:
+            self._notice, self._notice_timer = None, None
+            self._show()
+
+        self._notice_timer = self.clock.call_at(self.clock.now() + NOTICE_TIME, done)
+        self._show()
 
     def feed(self, event: Event) -> None:
         """Step the engine with one event and carry out the result (loop thread only)."""
@@ -260,6 +399,8 @@ class Daemon:
     def _apply_settings(self, settings: Settings) -> None:
         """The settings the hardware itself follows (the game reads the rest from its state)."""
         self.board.buzzer.volume = str(settings.volume)
+        for light in self.board.lights.values():
+            light.brightness = int(settings.brightness) / 100  # type: ignore[arg-type]
         if self.ejector is not None:
             self.ejector.jam_time = int(settings.jam_time) / 1000  # type: ignore[arg-type]
 
@@ -271,7 +412,17 @@ class Daemon:
             listener(event)
 
     def _show(self) -> None:
+        if self.panel.is_open and (self.table.launcher.fault or self.table.asleep):
+            self.panel.close()  # the launcher waits for OK, or the table sleeps: no menu
         view = game.render(self.table)
+        lines = self.panel.lines() or self._notice
+        if lines is not None:
+            view = replace(view, lines=lines)
+        if self._light_test is not None:
+            seats = range(1, self.table.stations + 1)
+            view = replace(
+                view, lights=tuple("on" if s == self._light_test else "off" for s in seats)
+            )
         if view == self._shown:
             return
         for seat, pattern in enumerate(view.lights, start=1):

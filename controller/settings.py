@@ -88,6 +88,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("burst_cap", "Burst cap", 12, ("off", *range(1, 31)), "cards"),
     Setting("jam_time", "Jam time", 800, tuple(range(300, 3001, 100)), "ms"),
     Setting("volume", "Volume", "high", ("off", "low", "high")),
+    Setting("brightness", "Brightness", 100, tuple(range(10, 101, 10)), "%"),
     *(
         Setting(f"handicap_seat{n}", f"Seat {n} handicap", 0, tuple(range(0, 11)), "s")
         for n in range(1, MAX_SEATS + 1)

@@ -22,7 +22,8 @@ FILE_NAME = "settings.json"
 @dataclass
 class Loaded:
     settings: Settings
-    problems: list[str] = field(default_factory=list)  # one line each, for log and LCD
+    problems: list[str] = field(default_factory=list)  # one line each, for the log
+    corrupt: bool = False  # the file could not be read at all and was kept aside
 
 
 class SettingsStore:
@@ -36,7 +37,8 @@ class SettingsStore:
         try:
             raw = read_json(self.path)
         except Unreadable as err:
-            return Loaded(self.base, [f"Settings file bad: {err.kept_as.name}; defaults used"])
+            problem = f"Settings file bad: {err.kept_as.name}; defaults used"
+            return Loaded(self.base, [problem], corrupt=True)
         if raw is None:
             return Loaded(self.base)
         if not isinstance(raw, dict):
@@ -72,3 +74,10 @@ class SettingsStore:
     def reset(self) -> Settings:
         self.save(self.base)
         return self.base
+
+
+def settings_notice(loaded: Loaded) -> tuple[str, str]:
+    """What the LCD says once about settings that could not all be used."""
+    if loaded.corrupt:
+        return ("Settings damaged", "defaults in use")
+    return ("Bad setting kept", "at its old value")

@@ -27,6 +27,7 @@ from hardware.sim.pins import SimFactory, SimPin
 
 from .config import Config
 from .daemon import Daemon, GameEvent
+from .settings_store import Loaded, SettingsStore, settings_notice
 
 TAP_TIME = 0.12  # how long a finger stays on a button in a tap
 
@@ -56,15 +57,22 @@ class SimTable:
         self._task: asyncio.Task | None = None
 
     async def __aenter__(self) -> SimTable:
+        # With a state directory the table keeps its settings there, as the real one does.
+        self.store = (
+            None if self.state_dir is None else SettingsStore(self.state_dir, self.config.settings)
+        )
+        loaded = self.store.load() if self.store else Loaded(self.config.settings)
         self._daemon = Daemon(
             pinmap=self.pinmap,
             pin_factory=self.factory,
             display=self.display,
             clock=self.clock,
             rng=random.Random(self.seed),
-            settings=self.config.settings,
+            settings=loaded.settings,
             grace=0.0,
             state_dir=self.state_dir,
+            store=self.store,
+            notice=settings_notice(loaded) if loaded.problems else None,
         )
         self._daemon.listeners.append(self.events.append)
         self._task = asyncio.create_task(self._daemon.run())

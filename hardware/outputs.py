@@ -51,7 +51,10 @@ class Light:
 
     @brightness.setter
     def brightness(self, value: float) -> None:
-        self._brightness = min(max(value, 0.0), 1.0)
+        value = min(max(value, 0.0), 1.0)
+        if value == self._brightness:
+            return
+        self._brightness = value
         pattern, self.pattern = self.pattern, None
         self.show(pattern)
 

@@ -6,13 +6,14 @@ and every game can be replayed from its event log.
 
 from .effects import Announce, Effect, Sound
 from .engine import new_table, next_wakeup, step
-from .events import Configure, Event, Press, Release, Stuck, Tick
+from .events import Command, Configure, Event, Press, Release, Stuck, Tick
 from .replay import replay
 from .state import Phase, Table
 from .view import View, render
 
 __all__ = [
     "Announce",
+    "Command",
     "Configure",
     "Effect",
     "Event",

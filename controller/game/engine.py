@@ -17,6 +17,7 @@ from . import holds, launch, rest, slap, summary, turns
 from .effects import Announce, Effect, Sound
 from .events import (
     CardOut,
+    Command,
     Configure,
     Event,
     ExactDraw,
@@ -72,6 +73,8 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
     table = _on_time(table, min(event.time, now), rng, effects)
     if isinstance(event, Configure):
         table = replace(table, settings=event.settings)
+    elif isinstance(event, Command):
+        table = _command(table, event, rng, effects)
     elif isinstance(event, Stuck):
         table = _mark_stuck(table, event.input, now, effects)
     elif isinstance(event, Release):
@@ -203,14 +206,12 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
             if launch.in_use(table) and phase in (launch.HIT_PHASES)
             else table
         )
+    if name in PLAY_INPUTS:
+        return _play(table, at, rng, effects)
     if phase is Phase.SEATING:
         if seat is not None:
             return _toggle_seat(table, seat, effects)
-        if name in PLAY_INPUTS:
-            return _start_round(table, at, rng, effects)
     elif phase is Phase.TURN and table.turn is not None:
-        if name in PLAY_INPUTS:
-            return rest.pause(table, at, effects)
         if name == "slap":
             return slap.start(table, at, effects)
         if seated and seat is not None:
@@ -222,13 +223,44 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
         return slap.press(table, seat, at, effects)
     elif phase in (Phase.NOTICE, Phase.EXTREME) and seated and seat is not None:
         return holds.begin(table, seat, at, was_lit=False)
-    elif phase is Phase.PAUSED and name in PLAY_INPUTS:
+    elif phase is Phase.ROUND_OVER and seated and seat is not None:
+        return summary.show_seat(table, seat, at)
+    return table
+
+
+def _play(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
+    """What Play/Pause does: start a round, pause, resume."""
+    if table.phase in (Phase.SEATING, Phase.ROUND_OVER):
+        return _start_round(table, at, rng, effects)
+    if table.phase is Phase.TURN and table.turn is not None:
+        return rest.pause(table, at, effects)
+    if table.phase is Phase.PAUSED:
         return rest.resume(table, at, effects)
-    elif phase is Phase.ROUND_OVER:
-        if name in PLAY_INPUTS:
-            return _start_round(table, at, rng, effects)
-        if seated and seat is not None:
-            return summary.show_seat(table, seat, at)
+    return table
+
+
+def _command(table: Table, event: Command, rng: random.Random, effects: list[Effect]) -> Table:
+    at = event.time
+    table = replace(table, last_input=max(at, table.last_input or at))
+    if table.asleep:
+        return rest.wake(table, at, effects)
+    if event.name == "play":
+        return _play(table, at, rng, effects)
+    if event.name == "new_round" and table.phase is not Phase.SEATING:
+        return _start_round(table, at, rng, effects)
+    if event.name == "seating":
+        effects.append(Announce("seating", {"seats": sorted(table.seated)}))
+        return replace(
+            table,
+            phase=Phase.SEATING,
+            turn=None,
+            race=None,
+            notice=None,
+            summary=None,
+            holds={},
+            paused_left=None,
+            paused_at=None,
+        )
     return table
 
 

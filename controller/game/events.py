@@ -71,4 +71,13 @@ class ExactDraw:
     time: float
 
 
-Event = Press | Release | Stuck | Tick | Configure | CardOut | LauncherStopped | ExactDraw
+@dataclass(frozen=True)
+class Command:
+    """From the menu: "play" (what Play/Pause does), "new_round" (same seats, fresh start) or
+    "seating" (back to claiming seats)."""
+
+    name: str
+    time: float
+
+
+Event = Command | Press | Release | Stuck | Tick | Configure | CardOut | LauncherStopped | ExactDraw

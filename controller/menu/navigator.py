@@ -1,0 +1,153 @@
+"""Moving through the menu: `step(menu, input, context) -> (menu or None, actions)` and
+`render(menu, context) -> the two LCD lines`.
+
+A setting's new value takes effect as the encoder turns (each detent is an action), so the
+table always runs on what the LCD shows; push or hold leaves the value as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from hardware.lcd.glyphs import ARROW_LEFT, ARROW_RIGHT
+
+from ..game.text import COLUMNS
+from ..settings import BY_KEY
+from .tree import Action, Context, Entry, top
+
+
+@dataclass(frozen=True)
+class Turn:
+    steps: int
+
+
+@dataclass(frozen=True)
+class Push:
+    pass
+
+
+@dataclass(frozen=True)
+class Back:
+    """The encoder held down for a second."""
+
+
+Input = Turn | Push | Back
+
+
+@dataclass(frozen=True)
+class Menu:
+    path: tuple[int, ...] = ()  # the submenus opened, by their place in their parent
+    cursor: int = 0
+    editing: bool = False
+    confirming: bool = False
+    test: str | None = None  # a hardware test showing: "lights", "buttons", "beam"
+    test_seat: int = 1  # the light the lights test has on
+
+
+Result = tuple[Menu | None, list[Action]]
+
+
+def entries(menu: Menu, context: Context) -> tuple[Entry, ...]:
+    level = top(context)
+    for index in menu.path:
+        parent = level[min(index, len(level) - 1)]
+        assert parent.children is not None
+        level = parent.children(context)
+    return level
+
+
+def current(menu: Menu, context: Context) -> Entry:
+    level = entries(menu, context)
+    return level[min(menu.cursor, len(level) - 1)]
+
+
+def step(menu: Menu, event: Input, context: Context) -> Result:
+    """The menu after one turn, push or hold; None when it has closed."""
+    entry = current(menu, context)
+    if menu.test is not None:
+        return _in_test(menu, event, context)
+    if menu.confirming:
+        if isinstance(event, Push):
+            return replace(menu, confirming=False), [entry.action] if entry.action else []
+        if isinstance(event, Back):
+            return replace(menu, confirming=False), []
+        return menu, []
+    if menu.editing:
+        if isinstance(event, Turn):
+            return menu, _change(entry, event.steps, context)
+        return replace(menu, editing=False), []
+    if isinstance(event, Turn):
+        count = len(entries(menu, context))
+        return replace(menu, cursor=(menu.cursor + event.steps) % count), []
+    if isinstance(event, Back):
+        if not menu.path:
+            return None, [Action("close")]
+        return Menu(path=menu.path[:-1], cursor=menu.path[-1]), []
+    return _choose(menu, entry)
+
+
+def _choose(menu: Menu, entry: Entry) -> Result:
+    if entry.kind == "setting":
+        return replace(menu, editing=True), []
+    if entry.kind == "submenu":
+        return Menu(path=(*menu.path, menu.cursor)), []
+    if entry.kind == "confirm":
+        return replace(menu, confirming=True), []
+    if entry.kind == "test":
+        return replace(menu, test=entry.key, test_seat=1), [Action("test", (entry.key, True))]
+    if entry.kind == "action" and entry.action is not None:
+        if entry.action.kind in ("play", "new_round", "seating"):
+            # Play goes on: the menu gets out of the way of the game's own screen.
+            return None, [entry.action, Action("close")]
+        return menu, [entry.action]
+    return menu, []
+
+
+def _change(entry: Entry, steps: int, context: Context) -> list[Action]:
+    spec = BY_KEY[entry.key]
+    now = context.settings[entry.key]
+    index = spec.options.index(now) if now in spec.options else 0
+    index = min(max(index + steps, 0), len(spec.options) - 1)
+    value = spec.options[index]
+    return [] if value == now else [Action("setting", (entry.key, value))]
+
+
+def _in_test(menu: Menu, event: Input, context: Context) -> Result:
+    if isinstance(event, Push | Back):
+        return replace(menu, test=None), [Action("test", (menu.test, False))]
+    if menu.test == "lights":
+        seat = (menu.test_seat - 1 + event.steps) % context.stations + 1
+        return replace(menu, test_seat=seat), [Action("test", ("lights", seat))]
+    return menu, []
+
+
+# -- what the LCD shows ------------------------------------------------------------------
+
+
+def render(menu: Menu, context: Context) -> tuple[str, str]:
+    entry = current(menu, context)
+    if menu.test is not None:
+        return _test_lines(menu, context)
+    if menu.confirming:
+        return (f"{entry.label}?", "push=yes hold=no")
+    first = ARROW_RIGHT + entry.label[: COLUMNS - 1]
+    if entry.kind == "setting":
+        value = BY_KEY[entry.key].text(context.settings[entry.key])
+        if menu.editing:
+            inner = value.center(COLUMNS - 2)
+            return (first, ARROW_LEFT + inner + ARROW_RIGHT)
+        return (first, value.rjust(COLUMNS))
+    if entry.kind == "info":
+        return (entry.label, entry.key.rjust(COLUMNS))
+    if entry.kind == "submenu":
+        return (first, "push to open".rjust(COLUMNS))
+    return (first, "")
+
+
+def _test_lines(menu: Menu, context: Context) -> tuple[str, str]:
+    if menu.test == "lights":
+        return ("Test: lights", f"Seat {menu.test_seat} lit, turn")
+    if menu.test == "buttons":
+        return ("Test: buttons", context.last_button or "press any")
+    clear = context.beam_clear
+    return ("Test: beam", "no beam" if clear is None else ("clear" if clear else "BLOCKED"))

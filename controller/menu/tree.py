@@ -1,0 +1,132 @@
+"""What the menu holds (SPEC §3), in menu order, and what choosing an entry asks for.
+
+Some entries depend on the table: the first one starts, pauses or resumes play; the seat
+handicaps follow the seats fitted; the launcher's entries appear only where a launcher is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..settings import Settings
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the menu needs to know of the table to draw itself."""
+
+    settings: Settings
+    phase: str  # "seating", "play", "paused", "over", "extreme"
+    stations: int
+    has_launcher: bool
+    info: tuple[tuple[str, str], ...] = ()  # (label, value) for the Info screens
+    last_button: str | None = None  # for the button test
+    beam_clear: bool | None = None  # for the beam test
+
+
+@dataclass(frozen=True)
+class Action:
+    """What the panel must do: `kind` with its `value`.
+
+    kinds: "setting" (key, value), "play" (what Play/Pause does), "new_round", "seating",
+    "dispense" (cards), "test" ((name, value): "lights", "buttons" or "beam" with True to
+    start and False to stop, "lights" with the seat to light; "buzzer" or "eject" with True),
+    "reset", "close".
+    """
+
+    kind: str
+    value: object = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    label: str
+    kind: str  # "setting", "action", "submenu", "info", "test", "confirm"
+    key: str = ""  # the setting, the test, or the value an Info line shows
+    action: Action | None = None
+    children: Callable[[Context], tuple[Entry, ...]] | None = field(default=None, compare=False)
+
+
+def _setting(key: str) -> Entry:
+    from ..settings import BY_KEY
+
+    return Entry(BY_KEY[key].label, "setting", key)
+
+
+def _play_label(context: Context) -> str:
+    return {"seating": "Start", "play": "Pause", "paused": "Resume", "over": "Start"}.get(
+        context.phase, "Start"
+    )
+
+
+def _handicaps(context: Context) -> tuple[Entry, ...]:
+    return tuple(_setting(f"handicap_seat{n}") for n in range(1, context.stations + 1))
+
+
+def _custom_launcher(context: Context) -> tuple[Entry, ...]:
+    return tuple(_setting(k) for k in ("custom_chance", "custom_min", "custom_max"))
+
+
+def _quick_dispense(context: Context) -> tuple[Entry, ...]:
+    return tuple(
+        Entry(f"{n} card" + ("s" if n > 1 else ""), "action", action=Action("dispense", n))
+        for n in (1, 2, 4, 6)
+    )
+
+
+def _hardware_test(context: Context) -> tuple[Entry, ...]:
+    tests = [
+        Entry("Lights", "test", "lights"),
+        Entry("Buttons", "test", "buttons"),
+        Entry("Buzzer", "action", action=Action("test", ("buzzer", True))),
+    ]
+    if context.has_launcher:
+        tests += [
+            Entry("Eject 1 card", "action", action=Action("test", ("eject", True))),
+            Entry("Beam sensor", "test", "beam"),
+        ]
+    return tuple(tests)
+
+
+def _info(context: Context) -> tuple[Entry, ...]:
+    return tuple(Entry(label, "info", value) for label, value in context.info)
+
+
+def top(context: Context) -> tuple[Entry, ...]:
+    """The top level of the menu."""
+    entries = [Entry(_play_label(context), "action", action=Action("play"))]
+    if context.phase in ("play", "paused", "over", "extreme"):
+        entries += [
+            Entry("New round", "action", action=Action("new_round")),
+            Entry("Change seats", "action", action=Action("seating")),
+        ]
+    entries += [
+        _setting("mode"),
+        _setting("turn_timer"),
+        _setting("surprise_min"),
+        _setting("surprise_max"),
+        Entry("Handicaps", "submenu", children=_handicaps),
+        _setting("timeout_penalty"),
+        _setting("slap_window"),
+        _setting("slap_penalty"),
+        _setting("picker"),
+        _setting("jump_in"),
+    ]
+    if context.has_launcher:
+        entries += [
+            _setting("launcher_profile"),
+            Entry("Custom launcher", "submenu", children=_custom_launcher),
+            _setting("burst_cap"),
+            _setting("jam_time"),
+            Entry("Quick dispense", "submenu", children=_quick_dispense),
+        ]
+    entries += [
+        _setting("volume"),
+        _setting("brightness"),
+        _setting("sleep_time"),
+        Entry("Hardware test", "submenu", children=_hardware_test),
+        Entry("Info", "submenu", children=_info),
+        Entry("Reset settings", "confirm", action=Action("reset")),
+    ]
+    return tuple(entries)

@@ -1,0 +1,144 @@
+"""The operator's panel: the LCD menu on the rotary encoder, as the daemon runs it.
+
+A turn of the encoder opens the menu; while it is open the encoder belongs to it (push to
+select, hold 1 s to go back) and the LCD shows it. It closes by going back from the top, by
+choosing Start/Pause/Resume, or after IDLE_CLOSE seconds untouched. A push with the menu
+closed is Play/Pause, for the game.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from hardware.clock import Clock, Timer
+
+from . import __version__
+from .menu import Action, Back, Context, Menu, Push, Turn, render, step
+from .netinfo import ip_addresses
+
+log = logging.getLogger(__name__)
+
+HOLD_BACK = 1.0
+IDLE_CLOSE = 30.0
+
+
+class Panel:
+    """Menu state, its timers, and the button test's readout. Loop thread only."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        context: Callable[[], Context],
+        carry_out: Callable[[Action], None],
+        changed: Callable[[], None],
+    ) -> None:
+        self._clock = clock
+        self._context = context
+        self._carry_out = carry_out
+        self._changed = changed
+        self.menu: Menu | None = None
+        self.last_button: str | None = None
+        self._hold: Timer | None = None
+        self._idle: Timer | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.menu is not None
+
+    @property
+    def testing(self) -> str | None:
+        return None if self.menu is None else self.menu.test
+
+    def lines(self) -> tuple[str, str] | None:
+        return None if self.menu is None else render(self.menu, self._context())
+
+    # -- the encoder -------------------------------------------------------------------
+
+    def turn(self, steps: int) -> None:
+        if self.menu is None:
+            self.menu = Menu()
+            log.info("menu opened")
+            self._touched()
+            return
+        self._step(Turn(steps))
+
+    def push_down(self, time: float) -> None:
+        self._cancel_hold()
+        self._hold = self._clock.call_at(time + HOLD_BACK, self._held)
+
+    def push_up(self) -> None:
+        if self._hold is None:
+            return  # the hold already went back
+        self._cancel_hold()
+        self._step(Push())
+
+    def _held(self) -> None:
+        self._hold = None
+        self._step(Back())
+
+    def button(self, name: str) -> bool:
+        """A table button during the button test: shown here, not played."""
+        if self.testing != "buttons":
+            return False
+        self.last_button = name
+        self._touched()
+        return True
+
+    def close(self) -> None:
+        if self.menu is not None and self.menu.test is not None:
+            self._carry_out(Action("test", (self.menu.test, False)))
+        self.menu = None
+        self._cancel_hold()
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+        self._changed()
+
+    # -- inside ------------------------------------------------------------------------
+
+    def _step(self, event: Turn | Push | Back) -> None:
+        if self.menu is None:
+            return
+        self.menu, actions = step(self.menu, event, self._context())
+        for action in actions:
+            if action.kind == "close":
+                self.close()
+            else:
+                self._carry_out(action)
+        if self.menu is not None and self.menu.test == "buttons" and isinstance(event, Push):
+            self.last_button = None
+        self._touched()
+
+    def _touched(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+        self._idle = None
+        if self.menu is not None:
+            self._idle = self._clock.call_at(self._clock.now() + IDLE_CLOSE, self._idle_out)
+        self._changed()
+
+    def _idle_out(self) -> None:
+        self._idle = None
+        log.info("menu closed after %.0f s untouched", IDLE_CLOSE)
+        self.close()
+
+    def _cancel_hold(self) -> None:
+        if self._hold is not None:
+            self._hold.cancel()
+            self._hold = None
+
+
+def info_lines(
+    *, mqtt: str, cards_out: int, jams: int, ip: Callable[[], list[str]] = ip_addresses
+) -> tuple[tuple[str, str], ...]:
+    """The Info screens: (label, value) pairs."""
+    addresses = ip() or ["no network"]
+    return (
+        ("Version", __version__),
+        *(("IP address", address) for address in addresses),
+        ("MQTT", mqtt),
+        ("Cards dispensed", str(cards_out)),
+        ("Jams", str(jams)),
+    )

@@ -1,0 +1,387 @@
+"""The LCD menu, driven with the encoder alone on the simulated table (SPEC §3)."""
+
+import pytest
+
+from controller.config import Config
+from controller.panel import IDLE_CLOSE
+from controller.settings import Settings
+from controller.sim import SimTable
+from hardware.lcd import readable
+
+TOP = [
+    "Start",
+    "Mode",
+    "Turn timer",
+    "Surprise min",
+    "Surprise max",
+    "Handicaps",
+    "Timeout penalty",
+    "Slap window",
+    "Slap penalty",
+    "Turn picker",
+    "Jump-In",
+    "Launcher",
+    "Custom launcher",
+    "Burst cap",
+    "Jam time",
+    "Quick dispense",
+    "Volume",
+    "Brightness",
+    "Sleep time",
+    "Hardware test",
+    "Info",
+    "Reset settings",
+]
+
+
+def lcd(table: SimTable) -> tuple[str, str]:
+    first, second = (readable(line).strip() for line in table.lcd)
+    return first, second
+
+
+def label(table: SimTable) -> str:
+    return lcd(table)[0].removeprefix("→")
+
+
+async def push(table: SimTable) -> None:
+    await table.tap("encoder.push")
+
+
+async def back(table: SimTable) -> None:
+    await table.hold("encoder.push", 1.2)
+
+
+async def goto(table: SimTable, wanted: str) -> None:
+    """Turn the encoder until the menu's first line shows `wanted` (opening it if needed)."""
+    if not table.daemon.panel.is_open:
+        await table.turn(1)
+    for _ in range(60):
+        if label(table) == wanted:
+            return
+        await table.turn(1)
+    raise AssertionError(f"{wanted!r} is not in this menu")
+
+
+async def seat_and_start(table: SimTable, *seats: int) -> None:
+    for seat in seats:
+        await table.tap(f"seat{seat}")
+    await table.tap("play_pause")
+
+
+@pytest.fixture
+def config() -> Config:
+    return Config(settings=Settings({"turn_timer": 4, "sleep_time": "off"}))
+
+
+async def test_a_turn_opens_the_menu_and_every_top_entry_is_there_in_order(config):
+    async with SimTable(config) as table:
+        await table.turn(1)
+        assert lcd(table) == ("→Start", "")
+        seen = []
+        for _ in TOP:
+            seen.append(label(table))
+            await table.turn(1)
+        assert seen == TOP
+        assert label(table) == "Start"  # the list goes round
+        await table.turn(-1)
+        assert label(table) == "Reset settings"
+
+
+async def test_the_turn_timer_set_to_6s_shows_and_times_the_next_turn(config):
+    async with SimTable(config, seed=3) as table:
+        await goto(table, "Turn timer")
+        assert lcd(table)[1] == "4 s"
+        await push(table)
+        assert lcd(table)[1] == "←     4 s      →"
+        await table.turn(2)
+        assert lcd(table)[1] == "←     6 s      →"
+        assert table.daemon.table.settings.turn_timer == 6  # at once, while turning
+        await push(table)
+        assert lcd(table) == ("→Turn timer", "6 s")
+        await back(table)
+        assert not table.daemon.panel.is_open
+        assert lcd(table) == ("Press to join", "No seats yet")
+
+        await seat_and_start(table, 1, 2)
+        assert lcd(table)[0] == "Table   timer 6s"
+        [lit] = table.lit()
+        assert lcd(table)[1] == f"Seat {lit} turn   6s"
+        await table.advance(5.8)
+        assert table.events_of("timeout") == []
+        await table.advance(0.1)
+        assert table.events_of("timeout")[0].data["seat"] == lit
+
+
+async def test_the_launcher_profile_changes_from_the_menu(config):
+    async with SimTable(config) as table:
+        await goto(table, "Launcher")
+        assert lcd(table)[1] == "classic"
+        await push(table)
+        await table.turn(2)
+        assert lcd(table)[1] == "←     wild     →"
+        await push(table)
+        assert table.daemon.table.settings.launcher_profile == "wild"
+        await table.turn(1)
+        assert label(table) == "Custom launcher"
+        await push(table)
+        assert label(table) == "Custom chance"
+        await push(table)
+        await table.turn(-3)
+        await back(table)  # a hold leaves the value as it is now
+        assert table.daemon.table.settings.custom_chance == 30
+        await table.turn(1)
+        assert label(table) == "Custom min"
+        await table.turn(1)
+        assert lcd(table) == ("→Custom max", "8 cards")
+        await back(table)
+        assert label(table) == "Custom launcher"
+
+
+async def test_values_stop_at_the_ends_of_their_range(config):
+    async with SimTable(config) as table:
+        await goto(table, "Timeout penalty")
+        await push(table)
+        await table.turn(10)
+        assert table.daemon.table.settings.timeout_penalty == 4
+        await table.turn(-10)
+        assert table.daemon.table.settings.timeout_penalty == 0
+        assert lcd(table)[1] == "←   0 cards    →"
+
+
+@pytest.mark.parametrize(
+    ("entry", "key", "steps", "shown", "value"),
+    [
+        ("Mode", "mode", -1, "extreme", "extreme"),
+        ("Surprise min", "surprise_min", 2, "5 s", 5),
+        ("Surprise max", "surprise_max", 1, "9 s", 9),
+        ("Slap window", "slap_window", 1, "4 s", 4),
+        ("Slap penalty", "slap_penalty", 1, "3 cards", 3),
+        ("Turn picker", "picker", 1, "fair", "fair"),
+        ("Jump-In", "jump_in", 1, "on", "on"),
+        ("Burst cap", "burst_cap", -2, "10 cards", 10),
+        ("Jam time", "jam_time", 2, "1000 ms", 1000),
+        ("Volume", "volume", -1, "low", "low"),
+        ("Brightness", "brightness", -5, "50 %", 50),
+        ("Sleep time", "sleep_time", 5, "5 min", 5),
+    ],
+)
+async def test_every_setting_changes_from_the_menu(config, entry, key, steps, shown, value):
+    async with SimTable(config) as table:
+        await goto(table, entry)
+        await push(table)
+        await table.turn(steps)
+        await push(table)
+        assert lcd(table)[1] == shown
+        assert table.daemon.table.settings[key] == value
+
+
+async def test_volume_and_brightness_reach_the_buzzer_and_the_lights(config):
+    async with SimTable(config) as table:
+        await goto(table, "Brightness")
+        await push(table)
+        await table.turn(-5)
+        await back(table)
+        await goto(table, "Volume")
+        await push(table)
+        await table.turn(-2)
+        await back(table)
+        await back(table)
+        board = table.daemon.board
+        assert board.buzzer.volume == "off"
+        await table.tap("seat1")
+        assert board.lights[1].pin.state == pytest.approx(0.5)
+
+
+async def test_seat_handicaps_follow_the_seats_fitted():
+    config = Config(seats=3, settings=Settings({"sleep_time": "off"}))
+    async with SimTable(config) as table:
+        await goto(table, "Handicaps")
+        assert lcd(table)[1] == "push to open"
+        await push(table)
+        labels = []
+        for _ in range(3):
+            labels.append(label(table))
+            await table.turn(1)
+        assert labels == ["Seat 1 handicap", "Seat 2 handicap", "Seat 3 handicap"]
+        assert label(table) == "Seat 1 handicap"
+        await push(table)
+        await table.turn(3)
+        await push(table)
+        assert table.daemon.table.settings.handicap_seat1 == 3
+
+
+async def test_start_pause_resume_new_round_and_change_seats_from_the_menu(config):
+    async with SimTable(config, seed=2) as table:
+        await table.tap("seat1")
+        await table.tap("seat2")
+        await goto(table, "Start")
+        await push(table)
+        assert not table.daemon.panel.is_open
+        assert len(table.lit()) == 1
+        await goto(table, "Pause")
+        await push(table)
+        assert lcd(table)[0] == "Paused"
+        await goto(table, "Resume")
+        await push(table)
+        assert len(table.lit()) == 1
+        await goto(table, "New round")
+        await push(table)
+        assert len(table.events_of("round_started")) == 2
+        await goto(table, "Change seats")
+        await push(table)
+        assert lcd(table) == ("Press to join", "Seats 12")
+        await table.tap("seat3")
+        assert lcd(table)[1] == "Seats 123"
+
+
+async def test_quick_dispense_deals_exact_cards(config):
+    async with SimTable(config) as table:
+        await goto(table, "Quick dispense")
+        await push(table)
+        for wanted in ("1 card", "2 cards", "4 cards", "6 cards"):
+            assert label(table) == wanted
+            await table.turn(1)
+        await table.turn(1)  # round to "2 cards"
+        await push(table)
+        await table.advance(2.0)
+        assert table.cards_out == 2
+        assert table.events_of("dispense")[0].data == {"seat": None, "cards": 2, "reason": "quick"}
+
+
+async def test_hardware_test_lights_buttons_buzzer_eject_and_beam(config):
+    async with SimTable(config) as table:
+        await goto(table, "Hardware test")
+        await push(table)
+        assert label(table) == "Lights"
+        await push(table)
+        assert lcd(table) == ("Test: lights", "Seat 1 lit, turn")
+        assert [s for s, p in table.lights.items() if p == "on"] == [1]
+        await table.turn(1)
+        assert [s for s, p in table.lights.items() if p == "on"] == [2]
+        await push(table)
+        assert set(table.lights.values()) == {"off"}
+
+        await table.turn(1)
+        assert label(table) == "Buttons"
+        await push(table)
+        assert lcd(table) == ("Test: buttons", "press any")
+        await table.tap("slap")
+        assert lcd(table) == ("Test: buttons", "slap")
+        await table.tap("seat4")
+        assert lcd(table)[1] == "seat4"
+        assert table.events_of("seat_claimed") == []  # the game never saw it
+        await push(table)
+
+        await table.turn(1)
+        assert label(table) == "Buzzer"
+        await push(table)
+        assert table.daemon.board.buzzer.playing == "start"
+
+        await table.turn(1)
+        assert label(table) == "Eject 1 card"
+        await push(table)
+        await table.advance(1.0)
+        assert table.cards_out == 1
+
+        await table.turn(1)
+        assert label(table) == "Beam sensor"
+        await push(table)
+        assert lcd(table) == ("Test: beam", "clear")
+        table.jam()
+        await table.tap("launcher")  # not a hit: the test has the table's attention
+        await push(table)
+        await back(table)
+        assert label(table) == "Hardware test"
+
+
+async def test_info_shows_version_ip_mqtt_cards_and_jams(config):
+    async with SimTable(config) as table:
+        await goto(table, "Info")
+        await push(table)
+        screens = {}
+        for _ in range(8):
+            first, second = lcd(table)
+            screens.setdefault(first, second)
+            await table.turn(1)
+        assert screens["Version"] == "0.1.0"
+        assert "IP address" in screens
+        assert screens["MQTT"] == "not set up"
+        assert screens["Cards dispensed"] == "0"
+        assert screens["Jams"] == "0"
+
+
+async def test_reset_settings_asks_first(config):
+    async with SimTable(config) as table:
+        await goto(table, "Turn timer")
+        await push(table)
+        await table.turn(5)
+        await push(table)
+        await goto(table, "Reset settings")
+        await push(table)
+        assert lcd(table) == ("Reset settings?", "push=yes hold=no")
+        await back(table)
+        assert table.daemon.table.settings.turn_timer == 9
+        await push(table)
+        await push(table)
+        assert table.daemon.table.settings.turn_timer == 4  # the config's value
+
+
+async def test_the_menu_closes_by_itself_when_left_alone(config):
+    async with SimTable(config) as table:
+        await table.turn(1)
+        await table.advance(IDLE_CLOSE - 1)
+        assert table.daemon.panel.is_open
+        await table.advance(1.5)
+        assert not table.daemon.panel.is_open
+        assert lcd(table) == ("Press to join", "No seats yet")
+
+
+async def test_a_launcher_jam_takes_the_lcd_from_the_menu(config):
+    async with SimTable(config) as table:
+        table.jam()
+        await goto(table, "Quick dispense")
+        await push(table)
+        await table.turn(1)
+        await push(table)  # 2 cards, into a jammed slot
+        await table.advance(2.0)
+        assert not table.daemon.panel.is_open
+        assert lcd(table) == ("JAM: clear slot", "press OK  2 owed")
+        await table.turn(1)  # the encoder is for OK now, not the menu
+        assert not table.daemon.panel.is_open
+        table.clear_jam()
+        await push(table)
+        await table.advance(2.0)
+        assert table.cards_out == 2
+
+
+async def test_a_change_from_the_menu_survives_a_restart(config, tmp_path):
+    async with SimTable(config, state_dir=tmp_path) as table:
+        await goto(table, "Turn timer")
+        await push(table)
+        await table.turn(3)
+        await push(table)
+    async with SimTable(config, state_dir=tmp_path) as table:
+        assert table.daemon.table.settings.turn_timer == 7
+        await goto(table, "Turn timer")
+        assert lcd(table)[1] == "7 s"
+
+
+async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(config, tmp_path):
+    (tmp_path / "settings.json").write_bytes(b"\x00\x17garbage")
+    async with SimTable(config, state_dir=tmp_path) as table:
+        assert lcd(table) == ("Settings damaged", "defaults in use")
+        assert (tmp_path / "settings.json.bad").read_bytes() == b"\x00\x17garbage"
+        assert table.daemon.table.settings.turn_timer == 4
+        await table.advance(6.0)
+        assert lcd(table) == ("Press to join", "No seats yet")
+
+
+async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(config, tmp_path):
+    from controller.cli import settings_command
+
+    async with SimTable(config, state_dir=tmp_path) as table:
+        assert settings_command(config, tmp_path, "set", ["picker=fair"]) == 0
+        assert table.daemon.table.settings.picker == "classic"
+        table.daemon.reload_settings()  # what SIGHUP does
+        await table.settle()
+        assert table.daemon.table.settings.picker == "fair"
