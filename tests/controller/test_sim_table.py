@@ -104,3 +104,17 @@ async def test_no_timer_means_the_turn_waits():
         await table.advance(600)
         assert table.lit() == [lit]
         assert table.events_of("timeout") == []
+
+
+async def test_the_countdown_rewrites_only_the_changing_digit():
+    async with SimTable(config(turn_timer=9, sleep_time="off"), seed=1) as table:
+        await seat(table, 1, 2)
+        await table.tap("play_pause")
+        await table.advance(0.5)
+        model = table.lcd_model
+        writes = model.ddram_writes
+        for left in range(8, 2, -1):
+            await table.advance(1.0)
+            assert table.lcd[1].endswith(f"{left}s")
+        # One character a second: the digit; nothing else on the glass is written again.
+        assert model.ddram_writes - writes == 6
