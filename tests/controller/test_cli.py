@@ -36,44 +36,23 @@ def test_usage_errors_exit_2(capsys):
     assert "--headless and --script go together" in capsys.readouterr().err
 
 
-def test_run_sim_starts_and_stops_cleanly_on_sigterm(tmp_path):
-    """The real daemon on simulated pins, as a process: up, then SIGTERM, exit 0."""
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "controller",
-            "run",
-            "--sim",
-            "--seed",
-            "1",
-            "--config",
-            str(tmp_path / "none.toml"),
-        ],
+def run_sim(*options: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "controller", "run", "--sim", "--seed", "1", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+def test_run_sim_starts_and_stops_cleanly_on_sigterm(tmp_path):
+    """The real daemon on simulated pins, as a process: up, then SIGTERM, exit 0."""
+    process = run_sim("--config", str(tmp_path / "none.toml"))
     out, _ = process.communicate(timeout=30)
     assert process.returncode == 1
     assert "no such file" in out
 
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "controller",
-            "run",
-            "--sim",
-            "--seed",
-            "1",
-            "--state-dir",
-            str(tmp_path),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    process = run_sim("--state-dir", str(tmp_path))
     try:
         first = process.stdout.readline()
         assert "table table1: 8 seats, mock pins, seed 1" in first

@@ -46,15 +46,19 @@ async def test_a_lost_slap_race_dispenses_the_slap_penalty():
         assert [e.data["seat"] for e in table.events_of("card_out")] == [racers[1]] * 2
 
 
+async def jam_after_the_first_penalty_card(table: SimTable) -> None:
+    """Two players, a 4-card timeout penalty: one card out, then the next catches."""
+    await start(table, 1, 2)
+    await table.advance(4.0)
+    while table.cards_out < 1:
+        await table.advance(0.01)
+    table.jam()
+    await table.advance(2.0)
+
+
 async def test_a_jam_mid_penalty_shows_what_is_owed_and_finishes_after_ok():
     async with SimTable(config(timeout_penalty=4, sleep_time="off"), seed=5) as table:
-        await start(table, 1, 2)
-        await table.advance(4.0)
-        # Let the first card out, then the next one catches in the slot.
-        while table.cards_out < 1:
-            await table.advance(0.01)
-        table.jam()
-        await table.advance(2.0)
+        await jam_after_the_first_penalty_card(table)
         assert table.lcd == ("JAM: clear slot ", "press OK  3 owed")
         assert table.launcher.motor_speed == 0
         [fault] = table.events_of("launcher_fault")
@@ -89,12 +93,7 @@ async def test_an_empty_hopper_asks_for_cards_and_keeps_the_count():
 async def test_a_restart_deals_what_was_still_owed_and_not_a_card_more(tmp_path):
     settings = config(timeout_penalty=4, sleep_time="off")
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
-        await start(table, 1, 2)
-        await table.advance(4.0)
-        while table.cards_out < 1:
-            await table.advance(0.01)
-        table.jam()
-        await table.advance(2.0)
+        await jam_after_the_first_penalty_card(table)
         assert table.lcd[1] == "press OK  3 owed"
     # The daemon stopped with 3 cards owed; the next one to start deals exactly those.
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
