@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="play the simulated table in this terminal",
         description="Run the daemon on simulated pins with an interactive view of the table: "
         "keys press the buttons and turn the encoder (press ? in the view for the key map).",
+        epilog="A script for --headless has one command a line (tap, press, release, hold, "
+        "turn, wait, jam, clear, ok, empty, refill, show, inputs, expect); docs/sim-script.md "
+        "describes them and docs/examples/full-round.txt plays a whole round.",
     )
     config_option(sim)
     sim.add_argument("--seed", type=int, default=None, help="random seed (default: random)")

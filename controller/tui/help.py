@@ -1,0 +1,54 @@
+"""The `?` screen: the key map and the legend of the light patterns."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from .glyphs import legend
+from .keys import KEY_HELP
+
+
+def key_text() -> str:
+    return "\n".join(["Keys:", *(f"{keys:<12} {meaning}" for keys, meaning in KEY_HELP)])
+
+
+def legend_text() -> str:
+    return "\n".join(["Seat lights:", *legend(), "", "A button held down", "has a heavy frame."])
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys on the left, what the seat lights mean on the right; any of ? q esc closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Vertical {
+        width: auto; max-width: 100%; height: auto;
+        border: round $accent; padding: 0 1; background: $surface;
+    }
+    HelpScreen Horizontal { width: auto; height: auto; }
+    HelpScreen #keys { width: auto; padding-right: 2; }
+    HelpScreen #legend { width: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "close"),
+        Binding("question_mark", "close", "close"),
+        Binding("q", "close", "close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = "Flash Table sim"
+            box.border_subtitle = "? or esc closes"
+            with Horizontal():
+                yield Static(key_text(), id="keys")
+                yield Static(legend_text(), id="legend")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

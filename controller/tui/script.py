@@ -1,0 +1,329 @@
+"""The headless player: plays a script on a SimTable in game time and prints the event log.
+
+The script format and its commands are documented in docs/sim-script.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from controller.config import Config
+from controller.sim import SimTable
+from hardware.board import input_name
+from hardware.pinmap import input_roles
+
+from .eventlog import Recorder, value_text
+from .faults import FaultError, apply_fault, clear_for_ok
+from .logview import LogRoute
+
+PATTERNS = ("off", "on", "dim", "pulse", "blink", "blink_fast", "flash")
+FAULTS = ("jam", "clear", "empty", "refill")
+COUNTS = ("cards_out", "cards_left")
+ALIASES = ("lit", "others")
+EXPECTED = "lcd, light, lit, event, cards_out or cards_left"
+
+
+class ScriptError(Exception):
+    """A script line that cannot be played; the message says why."""
+
+
+@dataclass(frozen=True)
+class Step:
+    line: int
+    command: str
+    args: tuple[str, ...]
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text.removesuffix("s"))
+    except ValueError:
+        raise ScriptError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value < 1e6:
+        raise ScriptError(f"{text!r} seconds is out of range")
+    return value
+
+
+def whole(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ScriptError(f"{what} must be a whole number, not {text!r}") from None
+
+
+def parse(text: str, inputs: frozenset[str]) -> list[Step]:
+    """Check every line before anything is played; raises ScriptError("line N: ...")."""
+    steps = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        try:
+            words = shlex.split(raw, comments=True)
+            if words:
+                step = Step(number, words[0], tuple(words[1:]))
+                _check(step, inputs)
+                steps.append(step)
+        except (ValueError, ScriptError) as err:
+            raise ScriptError(f"line {number}: {err}") from None
+    return steps
+
+
+def _names(args: tuple[str, ...], inputs: frozenset[str]) -> None:
+    if not args:
+        raise ScriptError("name at least one button")
+    for name in args:
+        if name not in ALIASES and name not in inputs:
+            raise ScriptError(f"no button {name!r}; this table has {', '.join(sorted(inputs))}")
+
+
+def _count(args: tuple[str, ...], low: int, high: int) -> None:
+    if not low <= len(args) <= high:
+        wanted = str(low) if low == high else f"{low} to {high}"
+        raise ScriptError(f"takes {wanted} argument(s), got {len(args)}")
+
+
+def _check(step: Step, inputs: frozenset[str]) -> None:
+    command, args = step.command, step.args
+    if command in ("tap", "press", "release"):
+        _names(args, inputs)
+    elif command == "hold":
+        _count(args, 2, 2)
+        _names(args[:1], inputs)
+        seconds(args[1])
+    elif command == "turn":
+        _count(args, 1, 1)
+        whole(args[0], "steps")
+    elif command == "wait":
+        _count(args, 1, 1)
+        seconds(args[0])
+    elif command in FAULTS:
+        _count(args, 0, 1 if command == "refill" else 0)
+        if args and whole(args[0], "cards") < 0:
+            raise ScriptError(f"refill takes a number of cards to add, not {args[0]}")
+    elif command in ("show", "ok"):
+        _count(args, 0, 0)
+    elif command == "inputs":
+        _count(args, 1, 1)
+        if args[0] not in ("on", "off"):
+            raise ScriptError(f"inputs on or inputs off, not {args[0]!r}")
+    elif command == "expect":
+        _check_expect(args)
+    else:
+        raise ScriptError(f"unknown command {command!r}")
+
+
+def _check_expect(args: tuple[str, ...]) -> None:
+    if not args:
+        raise ScriptError(f"expect what? {EXPECTED}")
+    what, rest = args[0], args[1:]
+    if what == "lcd":
+        _count(rest, 1, 1)
+    elif what == "light":
+        _count(rest, 2, 2)
+        whole(rest[0], "seat")
+        if rest[1] not in PATTERNS:
+            raise ScriptError(f"no light pattern {rest[1]!r}; patterns: {', '.join(PATTERNS)}")
+    elif what == "lit":
+        _count(rest, 1, 1)
+        if rest[0] != "none":
+            whole(rest[0], "seat")
+    elif what == "event":
+        _count(rest, 1, 99)
+        for pair in rest[1:]:
+            if "=" not in pair:
+                raise ScriptError(f"event data is KEY=VALUE, not {pair!r}")
+    elif what in COUNTS:
+        _count(rest, 1, 1)
+        whole(rest[0], "cards")
+    else:
+        raise ScriptError(f"cannot expect {what!r}; expect {EXPECTED}")
+
+
+class Player:
+    """Plays parsed steps on a running table, writing event lines to `out` as they happen."""
+
+    def __init__(self, table: SimTable, out: TextIO, route: LogRoute | None = None) -> None:
+        self.table = table
+        self.out = out
+        self.route = route
+        self.recorder = Recorder(table)
+        if route is not None:
+            route.clock = lambda: table.now
+        self._expected_upto = 0  # events before this index are used up by `expect event`
+        self._inputs = False
+        self._run: dict[str, Callable[[tuple[str, ...]], Awaitable[None]]] = {
+            "tap": self._tap,
+            "press": self._press,
+            "release": self._release,
+            "hold": self._hold,
+            "turn": self._turn,
+            "wait": self._wait,
+            "show": self._show,
+            "ok": self._ok,
+            "inputs": self._echo_inputs,
+            "expect": self._expect,
+        }
+
+    async def play(self, steps: list[Step]) -> None:
+        for step in steps:
+            try:
+                if step.command in FAULTS:
+                    await self._fault(step.command, step.args)
+                else:
+                    await self._run[step.command](step.args)
+            except (ScriptError, FaultError) as err:
+                raise ScriptError(f"line {step.line}: {err}") from None
+            finally:
+                self._flush()
+
+    def _flush(self) -> None:
+        """Print what happened since the last flush: events, and warnings when they came."""
+        lines = [(entry.seconds, entry.line) for entry in self.recorder.take(inputs=self._inputs)]
+        start, now = self.recorder.start, self.recorder.seconds
+        for when, text in self.route.take_timed() if self.route is not None else ():
+            seconds = now if when is None else when - start
+            lines.append((seconds, note_line(seconds, text)))
+        for _, line in sorted(lines, key=lambda pair: pair[0]):
+            print(line, file=self.out)
+
+    def _note(self, text: str) -> None:
+        print(note_line(self.recorder.seconds, text), file=self.out)
+
+    def _names(self, args: tuple[str, ...]) -> list[str]:
+        """The buttons named, with `lit` and `others` looked up as the table is now."""
+        lit = self.table.lit()
+        names = []
+        for name in args:
+            if name == "lit":
+                if not lit:
+                    raise ScriptError("'lit': no seat has the turn now")
+                names.append(f"seat{lit[0]}")
+            elif name == "others":
+                lights = self.table.lights
+                names += [f"seat{s}" for s, p in lights.items() if p != "off" and s not in lit]
+            else:
+                names.append(name)
+        return names
+
+    async def _tap(self, args: tuple[str, ...]) -> None:
+        for name in self._names(args):
+            await self.table.tap(name)
+
+    async def _press(self, args: tuple[str, ...]) -> None:
+        for name in self._names(args):
+            await self.table.press(name)
+
+    async def _release(self, args: tuple[str, ...]) -> None:
+        for name in self._names(args):
+            await self.table.release(name)
+
+    async def _hold(self, args: tuple[str, ...]) -> None:
+        for name in self._names(args[:1]):
+            await self.table.hold(name, seconds(args[1]))
+
+    async def _turn(self, args: tuple[str, ...]) -> None:
+        await self.table.turn(int(args[0]))
+
+    async def _wait(self, args: tuple[str, ...]) -> None:
+        await self.table.advance(seconds(args[0]))
+
+    async def _fault(self, command: str, args: tuple[str, ...]) -> None:
+        self._flush()
+        self._note(await apply_fault(self.table, command, *(int(a) for a in args)))
+
+    async def _ok(self, args: tuple[str, ...]) -> None:
+        cleared = await clear_for_ok(self.table)
+        if cleared is not None:
+            self._flush()
+            self._note(cleared)
+        await self.table.tap("encoder.push")
+
+    async def _echo_inputs(self, args: tuple[str, ...]) -> None:
+        self._inputs = args[0] == "on"
+
+    async def _show(self, args: tuple[str, ...]) -> None:
+        lcd = "|".join(self.table.lcd)
+        lights = " ".join(f"{s}:{p}" for s, p in self.table.lights.items() if p != "off")
+        self._note(f"lcd |{lcd}| lights {lights or 'none'}")
+
+    async def _expect(self, args: tuple[str, ...]) -> None:
+        what, rest = args[0], args[1:]
+        if what == "lcd":
+            if not any(rest[0] in line for line in self.table.lcd):
+                raise ScriptError(f"LCD shows {self.table.lcd!r}, not {rest[0]!r}")
+        elif what == "light":
+            seat, pattern = int(rest[0]), rest[1]
+            shown = self.table.lights.get(seat)
+            if shown != pattern:
+                raise ScriptError(f"seat {seat} light is {shown}, not {pattern}")
+        elif what == "lit":
+            lit = self.table.lit()
+            wanted = [] if rest[0] == "none" else [int(rest[0])]
+            if lit != wanted:
+                raise ScriptError(f"lit seats are {lit or 'none'}, not {rest[0]}")
+        elif what == "event":
+            self._expect_event(rest[0], dict(pair.split("=", 1) for pair in rest[1:]))
+        elif what in COUNTS:
+            if self.table.launcher is None:
+                raise ScriptError("this table has no launcher")
+            counted = getattr(self.table.launcher, what)
+            if counted != int(rest[0]):
+                where = "out" if what == "cards_out" else "left in the hopper"
+                raise ScriptError(f"{counted} cards {where}, not {rest[0]}")
+
+    def _expect_event(self, kind: str, data: dict[str, str]) -> None:
+        events = self.table.events
+        for index in range(self._expected_upto, len(events)):
+            event = events[index]
+            if event.type == kind and all(
+                key in event.data and value_text(event.data[key]) == value
+                for key, value in data.items()
+            ):
+                self._expected_upto = index + 1
+                return
+        wanted = " ".join([kind, *(f"{k}={v}" for k, v in data.items())])
+        raise ScriptError(f"no event {wanted} since the last one expected")
+
+
+def note_line(seconds: float, text: str) -> str:
+    """A line of the player's own: `#      12.080 launcher jammed`."""
+    return f"#    {seconds:>8.3f} {text}"
+
+
+def input_names(config: Config) -> frozenset[str]:
+    """The buttons a table built from `config` has, by the names scripts use."""
+    pinmap = config.pinmap(simulated=True)
+    # The hopper switch is the launcher model's, not a button a player presses.
+    roles = [r for r in input_roles(pinmap.seats) if r in pinmap and r != "launcher.empty"]
+    return frozenset(input_name(role) for role in roles)
+
+
+async def play_script(config: Config, path: Path, *, seed: int, out: TextIO) -> None:
+    """Parse and play the script at `path`; raises ScriptError naming the file and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScriptError(f"{path}: cannot read: {err}") from None
+    try:
+        steps = parse(text, input_names(config))
+        # The table's warnings (a jam, say) belong in the log with the events, not on stderr.
+        with LogRoute() as route:
+            async with SimTable(config, seed=seed) as table:
+                await Player(table, out, route).play(steps)
+    except ScriptError as err:
+        raise ScriptError(f"{path}: {err}") from None
+
+
+def run_script(config: Config, path: Path, *, seed: int) -> int:
+    """The exit status of playing `path`: 0, or 1 with the reason on standard error."""
+    try:
+        asyncio.run(play_script(config, path, seed=seed, out=sys.stdout))
+    except ScriptError as err:
+        sys.stdout.flush()
+        print(f"flashtable: {err}", file=sys.stderr)
+        return 1
+    return 0

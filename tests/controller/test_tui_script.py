@@ -1,0 +1,255 @@
+"""`flashtable sim --headless --script`: the script format, the event log, and its errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from controller.config import Config
+from controller.tui import run_view
+from controller.tui.script import ScriptError, input_names, parse
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "docs" / "examples" / "full-round.txt"
+EVENT_LINE = re.compile(r"^ {0,3}\d+ +\d+\.\d{3} [a-z_]+( .*)?$")
+
+
+def headless(tmp_path: Path, script: str) -> Path:
+    path = tmp_path / "play.txt"
+    path.write_text(script, encoding="utf-8")
+    return path
+
+
+def run(path: Path, capsys, *, seats: int = 6, seed: int = 1) -> tuple[int, list[str], str]:
+    status = run_view(Config(seats=seats), seed=seed, time_scale=1.0, script=path)
+    out = capsys.readouterr()
+    return status, out.out.splitlines(), out.err
+
+
+def test_example_script_plays_a_full_round(capsys):
+    started = time.monotonic()
+    status, lines, err = run(EXAMPLE, capsys, seats=8)
+    assert (status, err) == (0, "")
+    # About a minute of game time, played without waiting for any of it.
+    assert time.monotonic() - started < 5
+    events = [line for line in lines if not line.startswith("#")]
+    assert all(EVENT_LINE.match(line) for line in events), events
+    kinds = [line.split()[2] for line in events]
+    for kind in ("seat_claimed", "round_started", "turn_ended", "timeout", "slap_started"):
+        assert kind in kinds
+    for kind in ("slap_result", "paused", "resumed", "round_over"):
+        assert kind in kinds
+    # The launcher: a burst, penalties dealt out exactly, a jam cleared with OK.
+    for kind in ("hit", "dispense", "card_out", "launcher_fault", "launcher_resumed"):
+        assert kind in kinds
+    reasons = re.findall(r"dispense +seat=\d cards=(\d+) reason=(\w+)", "\n".join(events))
+    assert reasons == [("2", "timeout"), ("2", "slap"), ("4", "hit"), ("2", "timeout")]
+    assert kinds.count("card_out") == 10
+    notes = [line.split(None, 2)[2] for line in lines if line.startswith("#")]
+    assert "launcher jammed" in notes and "slot cleared" in notes
+    assert any(note.startswith("warning hardware.ejector: launcher stopped: jam") for note in notes)
+    assert [int(line.split()[0]) for line in events] == list(range(1, len(events) + 1))
+    seconds = [float(line.split()[1]) for line in events]
+    assert seconds == sorted(seconds) and seconds[-1] > 50
+    assert any(line.startswith("#") and "lcd |" in line for line in lines)
+
+
+def test_the_same_seed_plays_the_same_round(capsys):
+    first = run(EXAMPLE, capsys, seats=8)
+    again = run(EXAMPLE, capsys, seats=8)
+    assert first == again
+
+
+def test_the_cli_runs_the_example_script():
+    command = [sys.executable, "-m", "controller", "sim", "--headless", "--script", str(EXAMPLE)]
+    result = subprocess.run(
+        [*command, "--seed", "1"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"round_started +seats=\[1,3,5\]", result.stdout)
+    assert "round_over" in result.stdout
+
+
+def test_script_event_lines_carry_seq_time_type_and_data(tmp_path, capsys):
+    path = headless(tmp_path, "tap seat2\nwait 1\ntap seat4 play_pause\nwait 0.5\n")
+    status, lines, _ = run(path, capsys)
+    assert status == 0
+    assert lines[0] == "   1    0.000 seat_claimed    seat=2"
+    assert lines[1] == "   2    1.120 seat_claimed    seat=4"
+    assert re.match(r"   3    1\.240 round_started   seats=\[2,4\] mode=table$", lines[2])
+    assert re.match(r"   4    1\.240 turn_started    seat=[24] limit=6\.0$", lines[3])
+
+
+def test_lit_others_and_expect_follow_the_table(tmp_path, capsys):
+    script = """
+        tap seat1 seat2 seat3 play_pause
+        expect event turn_started
+        tap others          # not their turn: nothing happens
+        expect event turn_ended seat=1
+    """
+    status, lines, err = run(headless(tmp_path, script), capsys)
+    assert status == 1
+    assert [line.split()[2] for line in lines][-1] == "turn_started"
+    assert err.startswith("flashtable: ") and err.rstrip().endswith(
+        "line 5: no event turn_ended seat=1 since the last one expected"
+    )
+    assert err.count("\n") == 1
+    script = """
+        tap seat1 seat2 seat3 play_pause
+        wait 1
+        tap lit
+        expect event turn_ended seconds=1.12
+        expect lit none
+    """
+    status, _, err = run(headless(tmp_path, script), capsys)
+    assert status == 1
+    assert re.search(r"line 6: lit seats are \[\d\], not none$", err.strip())
+
+
+def test_inputs_on_prints_the_presses_the_table_received(tmp_path, capsys):
+    path = headless(tmp_path, "inputs on\ntap seat1\ninputs off\ntap seat2\nshow\n")
+    status, lines, _ = run(path, capsys)
+    assert status == 0
+    assert lines[:2] == ["   -    0.000 > seat1", "   1    0.000 seat_claimed    seat=1"]
+    assert lines[2] == "   2    0.120 seat_claimed    seat=2"
+    assert lines[3] == "#       0.240 lcd |Press to join   |Seats 12        | lights 1:on 2:on"
+
+
+def test_hold_and_press_release_are_long_presses(tmp_path, capsys):
+    script = "press seat1\nwait 9\nrelease seat1\nhold seat2 9s\n"
+    status, lines, _ = run(headless(tmp_path, script), capsys)
+    assert status == 0
+    stuck = [line.split()[1:] for line in lines if "button_" in line]
+    assert stuck == [
+        ["8.000", "button_stuck", "input=seat1"],
+        ["9.000", "button_freed", "input=seat1"],
+        ["17.000", "button_stuck", "input=seat2"],
+        ["18.000", "button_freed", "input=seat2"],
+    ]
+
+
+def notes(lines: list[str]) -> list[str]:
+    """The player's own lines, without their "#" and time."""
+    return [line.split(None, 2)[2] for line in lines if line.startswith("#")]
+
+
+def test_a_jammed_penalty_waits_for_the_slot_to_be_cleared_and_ok(tmp_path, capsys):
+    script = """
+        tap seat1 seat2 play_pause
+        jam
+        wait 7                  # the turn times out; the launcher starts and stalls
+        expect event dispense cards=2 reason=timeout
+        expect event launcher_fault fault=jam owed=2
+        expect lcd "JAM: clear slot"
+        expect lcd "press OK  2 owed"
+        expect cards_out 0
+        tap encoder.push        # OK, but the card is still stuck: it jams again
+        wait 1
+        expect event launcher_resumed owed=2
+        expect event launcher_fault fault=jam owed=2
+        clear
+        expect lcd "JAM: clear slot"
+        ok
+        expect event launcher_resumed owed=2
+        wait 1
+        expect cards_out 2
+        expect cards_left 52
+        wait 10
+        expect cards_out 4      # the next timeout: two more, and no more than that
+    """
+    status, lines, err = run(headless(tmp_path, script), capsys)
+    assert (status, err) == (0, "")
+    assert notes(lines)[:2] == [
+        "launcher jammed",
+        "warning hardware.ejector: launcher stopped: jam, 2 card(s) still owed",
+    ]
+    assert notes(lines).count("slot cleared") == 1  # `ok` had nothing left to free
+    events = [line for line in lines if not line.startswith("#")]
+    assert all(EVENT_LINE.match(line) for line in events), events
+    owed = [line.split()[-1] for line in events if " card_out " in line]
+    assert owed == ["owed=1", "owed=0", "owed=1", "owed=0"]
+
+
+def test_an_empty_hopper_waits_for_a_refill_and_ok(tmp_path, capsys):
+    script = """
+        empty
+        expect cards_left 0
+        tap seat1 seat2 play_pause
+        wait 7
+        expect event launcher_fault fault=empty owed=2
+        expect lcd "Refill cards"
+        expect lcd "press OK  2 owed"
+        refill 20
+        expect cards_left 20
+        expect lcd "Refill cards"   # it waits for OK
+        ok
+        wait 1
+        expect event launcher_resumed owed=2
+        expect cards_out 2
+        expect cards_left 18
+        refill
+        expect cards_left 54
+    """
+    status, lines, err = run(headless(tmp_path, script), capsys)
+    assert (status, err) == (0, "")
+    assert [note for note in notes(lines) if not note.startswith("warning")] == [
+        "hopper emptied (54 cards taken out)",
+        "hopper refilled (+20, 20 in it)",
+        "hopper refilled (+36, 54 in it)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ("tap seat1\nfly away\n", "line 2: unknown command 'fly'"),
+        ("tap seat9\n", "line 1: no button 'seat9'"),
+        ("wait soon\n", "line 1: 'soon' is not a number of seconds"),
+        ("turn 1.5\n", "line 1: steps must be a whole number, not '1.5'"),
+        ("# fine\n\nhold seat1\n", "line 3: takes 2 argument(s), got 1"),
+        ("expect light 1 sparkle\n", "line 1: no light pattern 'sparkle'"),
+        ("expect lcd 'open quote\n", "line 1: No closing quotation"),
+        ("tap lit\n", "line 1: 'lit': no seat has the turn now"),
+        ("expect lcd Paused\n", "line 1: LCD shows ('Press to join   ', 'No seats yet    ')"),
+        ("expect cards_out 3\n", "line 1: 0 cards out, not 3"),
+        ("expect cards_left 5\n", "line 1: 54 cards left in the hopper, not 5"),
+        ("expect cards_left many\n", "line 1: cards must be a whole number, not 'many'"),
+        ("refill -3\n", "line 1: refill takes a number of cards to add, not -3"),
+        ("ok now\n", "line 1: takes 0 argument(s), got 1"),
+        ("jam 2\n", "line 1: takes 0 argument(s), got 1"),
+    ],
+)
+def test_a_bad_script_exits_1_naming_the_line(tmp_path, capsys, script, message):
+    path = headless(tmp_path, script)
+    status, _, err = run(path, capsys)
+    assert status == 1
+    assert err.startswith(f"flashtable: {path}: {message}")
+    assert err.count("\n") == 1
+
+
+def test_a_script_that_cannot_be_parsed_plays_nothing(tmp_path, capsys):
+    status, lines, _ = run(headless(tmp_path, "tap seat1\ntap seat2\nbogus\n"), capsys)
+    assert status == 1 and lines == []
+
+
+def test_a_missing_script_is_one_line(tmp_path, capsys):
+    status, _, err = run(tmp_path / "nope.txt", capsys)
+    assert status == 1 and "nope.txt: cannot read" in err and err.count("\n") == 1
+
+
+def test_scripts_name_only_the_buttons_the_table_has():
+    names = input_names(Config(seats=3))
+    assert names == {"seat1", "seat2", "seat3", "slap", "launcher", "play_pause", "encoder.push"}
+    with pytest.raises(ScriptError, match="line 1: no button 'seat4'"):
+        parse("tap seat4", names)

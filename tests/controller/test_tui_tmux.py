@@ -1,0 +1,75 @@
+"""`flashtable sim` in a real terminal: tmux runs it at 80x24, sends keys, reads the pane."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TMUX = shutil.which("tmux")
+
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+
+
+def tmux(*args: str) -> str:
+    result = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def wait_for(session: str, pattern: str, timeout: float = 20.0) -> str:
+    """The pane's text once `pattern` shows in it; fails with the last pane seen."""
+    deadline = time.monotonic() + timeout
+    pane = ""
+    while time.monotonic() < deadline:
+        pane = tmux("capture-pane", "-p", "-t", session)
+        if re.search(pattern, pane):
+            return pane
+        time.sleep(0.1)
+    pytest.fail(f"{pattern!r} never showed; the pane was:\n{pane}")
+
+
+def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat():
+    session = f"flashtable-test-{uuid.uuid4().hex[:8]}"
+    env = f"PYTHONPATH={ROOT} TERM=xterm-256color"
+    command = f"cd {ROOT} && env {env} {sys.executable} -m controller sim --seed 1"
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
+    try:
+        wait_for(session, r"Press to join")
+        for key in ("1", "3", "5"):
+            tmux("send-keys", "-t", session, key)
+        wait_for(session, r"Seats 135")
+        tmux("send-keys", "-t", session, "p")
+        pane = wait_for(session, r"Seat (\d) turn +\ds")
+        seat = re.search(r"Seat (\d) turn", pane).group(1)
+        # The lit seat pulses: its number between < and > (or ! ! in its last 2 seconds).
+        assert re.search(rf"[<!]{seat}[>!]", pane), pane
+        assert "Table   timer 6s" in pane
+        assert re.search(r"round_started +seats=\[1,3,5\]", pane)
+        # The launcher panel reads the launcher model: a full hopper, the motor at rest.
+        assert re.search(r"hopper ▮{12} +54", pane) and "motor ■ stopped" in pane, pane
+        tmux("send-keys", "-t", session, "e")
+        pane = wait_for(session, r"hopper ▯{12} +0")
+        assert "hopper emptied (54 cards taken out)" in pane
+        lines = pane.splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+        tmux("send-keys", "-t", session, "q")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and session_alive(session):
+            time.sleep(0.1)
+        assert not session_alive(session), "q did not quit the view"
+    finally:
+        if session_alive(session):
+            subprocess.run([TMUX, "kill-session", "-t", session], capture_output=True)
+
+
+def session_alive(session: str) -> bool:
+    result = subprocess.run([TMUX, "has-session", "-t", session], capture_output=True)
+    return result.returncode == 0
