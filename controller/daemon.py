@@ -278,7 +278,9 @@ class Daemon:
             phase=MENU_PHASES[self.table.phase],
             stations=self.table.stations,
             has_launcher=self.table.has_launcher,
-            info=info_lines(mqtt="not set up", cards_out=launcher.cards_out, jams=launcher.jams),
+            info=lambda: info_lines(
+                mqtt="not set up", cards_out=launcher.cards_out, jams=launcher.jams
+            ),
             last_button=self.panel.last_button,
             beam_clear=None if beam is None else bool(beam.is_active),
         )
@@ -359,9 +361,9 @@ class Daemon:
             elif isinstance(effect, Dispense | ResumeLauncher):
                 self._launch(effect)
         self._apply_settings(self.table.settings)
-        self._show()
         self._schedule_wakeup()
         self._save_owed()
+        self._show()
 
     def _owed_at_start(self) -> None:
         """Cards the launcher still owed when the daemon last stopped: owed, not forgotten."""
@@ -415,7 +417,12 @@ class Daemon:
         if self.panel.is_open and (self.table.launcher.fault or self.table.asleep):
             self.panel.close()  # the launcher waits for OK, or the table sleeps: no menu
         view = game.render(self.table)
-        lines = self.panel.lines() or self._notice
+        try:
+            lines = self.panel.lines() or self._notice
+        except Exception:  # a menu that cannot draw itself must not take the table down
+            log.exception("the menu failed to draw; closed")
+            self.panel.close()
+            return
         if lines is not None:
             view = replace(view, lines=lines)
         if self._light_test is not None:

@@ -10,10 +10,16 @@ SIOCGIFADDR = 0x8915  # Linux: get an interface's IPv4 address
 
 
 def ip_addresses() -> list[str]:
-    """IPv4 addresses of the network interfaces that have one, loopback left out."""
-    found = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        for _, name in socket.if_nameindex():
+    """IPv4 addresses of the network interfaces that have one, loopback left out; none
+    when the sandbox or the kernel will not say."""
+    found: list[str] = []
+    try:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        names = [name for _, name in socket.if_nameindex()]
+    except OSError:
+        return found
+    with sock:
+        for name in names:
             if name == "lo":
                 continue
             request = struct.pack("256s", name.encode()[:15])

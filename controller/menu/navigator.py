@@ -36,8 +36,10 @@ Input = Turn | Push | Back
 
 @dataclass(frozen=True)
 class Menu:
-    path: tuple[int, ...] = ()  # the submenus opened, by their place in their parent
-    cursor: int = 0
+    # Entries are remembered by what they are, not where: the list changes with the game
+    # (a round starting adds "New round"), and the menu must stay on the same entry.
+    path: tuple[str, ...] = ()  # the submenus opened
+    at: str = ""  # the entry showing; "" or one no longer there: the first
     editing: bool = False
     confirming: bool = False
     test: str | None = None  # a hardware test showing: "lights", "buttons", "beam"
@@ -47,23 +49,39 @@ class Menu:
 Result = tuple[Menu | None, list[Action]]
 
 
-def entries(menu: Menu, context: Context) -> tuple[Entry, ...]:
+def ident(entry: Entry) -> str:
+    return f"{entry.kind}:{entry.label}:{entry.key}"
+
+
+def entries(menu: Menu, context: Context) -> tuple[Entry, ...] | None:
+    """The list showing, or None when an opened submenu is no longer there."""
     level = top(context)
-    for index in menu.path:
-        parent = level[min(index, len(level) - 1)]
-        assert parent.children is not None
+    for opened in menu.path:
+        parent = next((e for e in level if ident(e) == opened and e.children), None)
+        if parent is None or parent.children is None:
+            return None
         level = parent.children(context)
     return level
 
 
-def current(menu: Menu, context: Context) -> Entry:
+def _place(menu: Menu, level: tuple[Entry, ...]) -> int:
+    return next((n for n, e in enumerate(level) if ident(e) == menu.at), 0)
+
+
+def current(menu: Menu, context: Context) -> tuple[Menu, Entry]:
+    """The menu made to fit the table as it is now, and the entry it shows."""
     level = entries(menu, context)
-    return level[min(menu.cursor, len(level) - 1)]
+    if level is None:
+        menu, level = Menu(), top(context)
+    entry = level[_place(menu, level)]
+    if menu.editing and entry.kind != "setting":
+        menu = replace(menu, editing=False)
+    return replace(menu, at=ident(entry)), entry
 
 
 def step(menu: Menu, event: Input, context: Context) -> Result:
     """The menu after one turn, push or hold; None when it has closed."""
-    entry = current(menu, context)
+    menu, entry = current(menu, context)
     if menu.test is not None:
         return _in_test(menu, event, context)
     if menu.confirming:
@@ -77,12 +95,13 @@ def step(menu: Menu, event: Input, context: Context) -> Result:
             return menu, _change(entry, event.steps, context)
         return replace(menu, editing=False), []
     if isinstance(event, Turn):
-        count = len(entries(menu, context))
-        return replace(menu, cursor=(menu.cursor + event.steps) % count), []
+        level = entries(menu, context) or ()
+        place = (_place(menu, level) + event.steps) % len(level)
+        return replace(menu, at=ident(level[place])), []
     if isinstance(event, Back):
         if not menu.path:
             return None, [Action("close")]
-        return Menu(path=menu.path[:-1], cursor=menu.path[-1]), []
+        return Menu(path=menu.path[:-1], at=menu.path[-1]), []
     return _choose(menu, entry)
 
 
@@ -90,7 +109,7 @@ def _choose(menu: Menu, entry: Entry) -> Result:
     if entry.kind == "setting":
         return replace(menu, editing=True), []
     if entry.kind == "submenu":
-        return Menu(path=(*menu.path, menu.cursor)), []
+        return Menu(path=(*menu.path, ident(entry))), []
     if entry.kind == "confirm":
         return replace(menu, confirming=True), []
     if entry.kind == "test":
@@ -125,7 +144,7 @@ def _in_test(menu: Menu, event: Input, context: Context) -> Result:
 
 
 def render(menu: Menu, context: Context) -> tuple[str, str]:
-    entry = current(menu, context)
+    menu, entry = current(menu, context)
     if menu.test is not None:
         return _test_lines(menu, context)
     if menu.confirming:

@@ -20,7 +20,8 @@ class Context:
     phase: str  # "seating", "play", "paused", "over", "extreme"
     stations: int
     has_launcher: bool
-    info: tuple[tuple[str, str], ...] = ()  # (label, value) for the Info screens
+    # (label, value) for the Info screens; asked only when they show (it reads the network)
+    info: Callable[[], tuple[tuple[str, str], ...]] = field(default=lambda: (), compare=False)
     last_button: str | None = None  # for the button test
     beam_clear: bool | None = None  # for the beam test
 
@@ -54,10 +55,7 @@ def _setting(key: str) -> Entry:
     return Entry(BY_KEY[key].label, "setting", key)
 
 
-def _play_label(context: Context) -> str:
-    return {"seating": "Start", "play": "Pause", "paused": "Resume", "over": "Start"}.get(
-        context.phase, "Start"
-    )
+PLAY_LABELS = {"seating": "Start", "play": "Pause", "paused": "Resume", "over": "Start"}
 
 
 def _handicaps(context: Context) -> tuple[Entry, ...]:
@@ -90,12 +88,14 @@ def _hardware_test(context: Context) -> tuple[Entry, ...]:
 
 
 def _info(context: Context) -> tuple[Entry, ...]:
-    return tuple(Entry(label, "info", value) for label, value in context.info)
+    return tuple(Entry(label, "info", value) for label, value in context.info())
 
 
 def top(context: Context) -> tuple[Entry, ...]:
     """The top level of the menu."""
-    entries = [Entry(_play_label(context), "action", action=Action("play"))]
+    entries = []
+    if context.phase in PLAY_LABELS:  # an Extreme round has nothing to pause
+        entries.append(Entry(PLAY_LABELS[context.phase], "action", action=Action("play")))
     if context.phase in ("play", "paused", "over", "extreme"):
         entries += [
             Entry("New round", "action", action=Action("new_round")),

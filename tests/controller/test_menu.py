@@ -385,3 +385,34 @@ async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(confi
         table.daemon.reload_settings()  # what SIGHUP does
         await table.settle()
         assert table.daemon.table.settings.picker == "fair"
+
+
+@pytest.mark.parametrize("entry", ["Handicaps", "Quick dispense", "Hardware test", "Info"])
+async def test_an_open_submenu_stays_put_when_play_starts_beneath_it(config, entry):
+    async with SimTable(config, seed=2) as table:
+        await table.tap("seat1")
+        await table.tap("seat2")
+        await goto(table, entry)
+        await push(table)
+        inside = label(table)
+        await table.tap("play_pause")  # someone else starts the round on the button
+        assert label(table) == inside
+        [lit] = table.lit()
+        await back(table)
+        assert label(table) == entry
+        await back(table)  # two holds of 1.2 s: 2.4 s of the 4 s turn have gone
+        assert lcd(table)[1] == f"Seat {lit} turn   2s"
+        await table.advance(1.7)
+        assert table.events_of("timeout")[0].data["seat"] == lit
+
+
+async def test_a_value_being_changed_stays_the_same_setting_when_play_starts(config):
+    async with SimTable(config, seed=2) as table:
+        await table.tap("seat1")
+        await table.tap("seat2")
+        await goto(table, "Slap window")
+        await push(table)
+        await table.tap("play_pause")
+        await table.turn(1)
+        assert lcd(table) == ("→Slap window", "←     4 s      →")
+        assert table.daemon.table.settings.slap_window == 4
