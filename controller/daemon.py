@@ -31,10 +31,11 @@ from .game import Announce, Command, Configure, Event, Phase, Press, Release, So
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import CardOut, ExactDraw, LauncherStopped
 from .menu import Action, Context
+from .owed import OwedFile
 from .panel import Panel, info_lines
 from .settings import SettingError, Settings
 from .settings_store import SettingsStore, settings_notice
-from .statefile import Unreadable, read_json, write_json
+from .statefile import sweep
 from .tunes import TUNES
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,6 @@ log = logging.getLogger(__name__)
 # In real time a timer may fire a moment before an edge that happened earlier has crossed
 # from the pin thread; waking this much later lets that edge be handled first.
 REAL_TIME_GRACE = 0.02
-OWED_FILE = "launcher.json"  # the cards the launcher still owes, in the state directory
 NOTICE_TIME = 5.0
 MENU_PHASES = {
     Phase.SEATING: "seating",
@@ -139,8 +139,9 @@ class Daemon:
             )
         self.table = game.new_table(settings, pinmap.seats, has_launcher=self.ejector is not None)
         self.start = self.table  # with `log` and the seed, this replays the whole game
-        self._owed_file = None if state_dir is None else state_dir / OWED_FILE
-        self._owed_saved = 0
+        if state_dir is not None and state_dir.is_dir():
+            sweep(state_dir)
+        self._owed = None if state_dir is None else OwedFile(state_dir)
         self._apply_settings(settings)
         self.log: list[tuple[float, Event]] = []
         self.listeners: list[Callable[[GameEvent], None]] = []
@@ -181,11 +182,12 @@ class Daemon:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
         self._running = True
         try:
-            # The first event starts the engine's idle clock (sleep after power-on too).
+            # Cards owed from before come first, so the saved count is never lowered
+            # before they are owed again; the first event also starts the idle clock.
+            self._owed_at_start()
             self.feed(Tick(self.clock.now()))
             for name in self.board.pressed_now():
                 self.feed(Stuck(name, self.clock.now()))
-            self._owed_at_start()
             while True:
                 item = await self._queue.get()
                 try:
@@ -235,6 +237,16 @@ class Daemon:
             self._encoder_turned(item.steps)
         elif isinstance(item, _Reload):
             self._reload()
+
+    def _drain_launcher(self) -> None:
+        """Handle the beam edges and launcher reports still queued (at shutdown)."""
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            self._queue.task_done()
+            if isinstance(item, CardCounted | Halted) or (
+                isinstance(item, _Edge) and item.input not in self._debounce
+            ):
+                self._handle(item)
 
     def _launcher_edge(self, edge: _Edge) -> None:
         """The beam and the hopper switch belong to the ejector, not to the players."""
@@ -362,33 +374,17 @@ class Daemon:
                 self._launch(effect)
         self._apply_settings(self.table.settings)
         self._schedule_wakeup()
-        self._save_owed()
+        if self._owed is not None:
+            self._owed.save(self.table.launcher.owed)
         self._show()
 
     def _owed_at_start(self) -> None:
         """Cards the launcher still owed when the daemon last stopped: owed, not forgotten."""
-        if self._owed_file is None:
+        if self._owed is None:
             return
-        try:
-            saved = read_json(self._owed_file)
-        except Unreadable as err:
-            log.error("%s", err)
-            return
-        owed = saved.get("owed", 0) if isinstance(saved, dict) else 0
-        if isinstance(owed, int) and owed > 0 and self.ejector is not None:
-            self._owed_saved = owed
+        owed = self._owed.at_start
+        if owed and self.ejector is not None:
             self.feed(ExactDraw(owed, "restart", self.clock.now()))
-
-    def _save_owed(self) -> None:
-        # Written after every card the beam counts, so a restart never deals one twice.
-        owed = self.table.launcher.owed
-        if self._owed_file is None or owed == self._owed_saved:
-            return
-        try:
-            write_json(self._owed_file, {"owed": owed})
-            self._owed_saved = owed
-        except OSError as err:
-            log.error("cannot save the cards owed to %s: %s", self._owed_file, err)
 
     def _launch(self, effect: Dispense | ResumeLauncher) -> None:
         if self.ejector is None:
@@ -457,7 +453,12 @@ class Daemon:
         if self._wakeup is not None:
             self._wakeup.cancel()
         if self.ejector is not None:
+            # Cards already through the beam count before the motor stops for good.
+            self._drain_launcher()
             self.ejector.stop()
+            self._drain_launcher()
+        if self._owed is not None:
+            self._owed.close()
         try:
             self.board.all_off()
             self.board.display.show(("Flash Table", "stopped"))

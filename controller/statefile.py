@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import tempfile
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -27,9 +28,12 @@ class Unreadable(Exception):
 
 def write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(path.name + TEMP_SUFFIX)
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
+    # A fresh, exclusive name: two writers never share a temporary file, and a symlink
+    # planted in the directory is never followed.
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=TEMP_SUFFIX)
+    temp = Path(name)
     try:
+        os.fchmod(fd, 0o640)
         with os.fdopen(fd, "wb") as file:
             file.write(data)
             file.flush()
@@ -49,10 +53,16 @@ def write_json(path: Path, value: object) -> None:
     write_atomic(path, json.dumps(value, indent=2, sort_keys=True).encode() + b"\n")
 
 
+def sweep(state_dir: Path) -> None:
+    """Remove the temporary files of writes that never finished (a power cut); they are
+    never the truth. For the daemon's start, when nothing else writes there."""
+    for temp in state_dir.glob("*" + TEMP_SUFFIX):
+        temp.unlink(missing_ok=True)
+
+
 def read_json(path: Path) -> object | None:
-    """The file's JSON value; None if there is no file. Raises Unreadable for a corrupt one."""
-    # A temporary file left by a write that never finished is never the truth.
-    path.with_name(path.name + TEMP_SUFFIX).unlink(missing_ok=True)
+    """The file's JSON value; None if there is no file. Raises Unreadable for a corrupt one
+    and OSError for one that cannot be read."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:

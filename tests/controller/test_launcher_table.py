@@ -1,5 +1,7 @@
 """Table mode on the simulated table: penalties fly out of the launcher, exactly."""
 
+import pytest
+
 from controller.config import Config
 from controller.settings import Settings
 from controller.sim import SimTable
@@ -122,3 +124,20 @@ async def test_a_burst_in_flight_survives_a_pause():
         await table.advance(3.0)
         assert table.cards_out == 10
         assert table.daemon.table.launcher.owed == 0
+
+
+@pytest.mark.parametrize("stop_after", [0.0, 0.001, 0.002, 0.004, 0.03, 0.06])
+async def test_a_stop_in_the_middle_of_a_penalty_then_a_restart_deals_it_exactly(
+    tmp_path, stop_after
+):
+    settings = config(timeout_penalty=4, sleep_time="off")
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await start(table, 1, 2)
+        await table.advance(4.0)
+        while table.launcher.cards_out < 2:
+            await table.advance(0.0005)
+        await table.advance(stop_after)  # the daemon is stopped right as card 2 left
+        first = table.cards_out
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await table.advance(3.0)
+        assert first + table.cards_out == 4

@@ -27,11 +27,12 @@ def test_a_write_cut_at_any_byte_leaves_the_old_settings(store, monkeypatch):
     for _ in range(50):
         # The writer dies after writing a random prefix of the temp file, before the rename.
         cut = rng.randrange(len(new_bytes) + 1)
-        temp = store.path.with_name(store.path.name + statefile.TEMP_SUFFIX)
+        temp = store.path.with_name(f"{store.path.name}.x{cut}{statefile.TEMP_SUFFIX}")
         temp.write_bytes(new_bytes[:cut])
         loaded = SettingsStore(store.path.parent, Settings()).load()
         assert loaded.settings.turn_timer == 4
         assert loaded.problems == []
+        statefile.sweep(store.path.parent)  # what the daemon does when it starts
         assert not temp.exists()
     assert store.path.read_bytes() == data[0]
 
