@@ -263,6 +263,7 @@ class Daemon:
         if change is None:
             return
         if name == "encoder.push" and self.panel.is_open:
+            self._activity()
             if change.active:
                 self.panel.push_down(change.time)
             else:
@@ -280,7 +281,12 @@ class Daemon:
         if self.table.asleep:
             self.feed(Command("wake", self.clock.now()))
         elif self.table.launcher.fault is None:
+            self._activity()
             self.panel.turn(steps)
+
+    def _activity(self) -> None:
+        # Someone at the menu is someone at the table: the sleep timer starts over.
+        self.feed(Command("wake", self.clock.now()))
 
     def _menu_context(self) -> Context:
         launcher = self.table.launcher

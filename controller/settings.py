@@ -31,7 +31,8 @@ class Setting:
             # Only a number may carry the unit: "surprise" must not lose its last "s".
             number = text.removesuffix(self.unit).strip() if self.unit else text
             value = int(number) if number.lstrip("-").isdigit() else text
-        if isinstance(value, bool) or value not in self.options:
+        # 6.0 == 6 in Python, but a setting is a whole number or a word, never a float.
+        if isinstance(value, bool | float) or value not in self.options:
             raise SettingError(f"{self.key} cannot be {raw!r}; allowed: {self.allowed()}")
         return value  # type: ignore[return-value]
 

@@ -73,8 +73,9 @@ class ExactDraw:
 
 @dataclass(frozen=True)
 class Command:
-    """From the menu: "play" (what Play/Pause does), "new_round" (same seats, fresh start) or
-    "seating" (back to claiming seats)."""
+    """From the menu: "play" (what Play/Pause does), "new_round" (same seats, fresh start),
+    "seating" (back to claiming seats) or "wake" (someone is at the menu: wake, or keep
+    awake)."""
 
     name: str
     time: float

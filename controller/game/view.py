@@ -82,7 +82,8 @@ def _lines(table: Table) -> Lines:
     if phase is Phase.ROUND_OVER and table.summary is not None:
         return summary.pages(table)[table.summary.page]
     if phase is Phase.EXTREME:
-        first = f"Extreme {table.settings.launcher_profile:>8}"
+        profile = str(table.settings.launcher_profile)
+        first = f"Extreme{profile:>9}" if len(profile) <= 8 else f"Ext. {profile}"
         return (first, table.launcher.result or "Press launcher")
     turn = table.turn
     assert turn is not None
@@ -108,4 +109,5 @@ def header(settings: Settings) -> str:
         timer_text = "surprise"
     else:
         timer_text = f"timer {timer}s"
-    return f"{MODE_NAMES[str(settings.mode)]:<8}{timer_text:>8}"
+    # "Extreme" is the longest mode (7) and "timer 30s" the longest timer text (9).
+    return f"{MODE_NAMES[str(settings.mode)]:<7}{timer_text:>9}"

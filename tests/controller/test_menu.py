@@ -416,3 +416,18 @@ async def test_a_value_being_changed_stays_the_same_setting_when_play_starts(con
         await table.turn(1)
         assert lcd(table) == ("→Slap window", "←     4 s      →")
         assert table.daemon.table.settings.slap_window == 4
+
+
+async def test_using_the_menu_keeps_the_table_awake():
+    config = Config(settings=Settings({"sleep_time": 1}))
+    async with SimTable(config) as table:
+        await goto(table, "Volume")
+        for _ in range(6):
+            await table.advance(15.0)
+            await table.turn(1)
+        assert table.events_of("asleep") == []
+        assert table.daemon.panel.is_open
+        await back(table)
+        await table.advance(61.0)
+        assert table.events_of("asleep")
+        assert table.lcd_model.backlight is False

@@ -21,6 +21,7 @@ from controller.game import (
     replay,
     step,
 )
+from controller.game.events import CardOut, ExactDraw, LauncherStopped
 from controller.settings import Settings
 from controller.tunes import TUNES
 
@@ -37,7 +38,10 @@ LIT = {"pulse", "blink_fast"}
 
 game_settings = st.fixed_dictionaries(
     {
-        "turn_timer": st.sampled_from(["off", 2, 4, "surprise"]),
+        "mode": st.sampled_from(["table", "table", "flash", "extreme"]),
+        "launcher_profile": st.sampled_from(["classic", "ascending", "custom"]),
+        "burst_cap": st.sampled_from([3, "off"]),
+        "turn_timer": st.sampled_from(["off", 2, 4, 10, 30, "surprise"]),
         "surprise_min": st.sampled_from([2, 3]),
         "surprise_max": st.sampled_from([3, 5]),
         "jump_in": st.sampled_from(["off", "on"]),
@@ -61,12 +65,17 @@ action = st.one_of(
     st.tuples(st.just("tick"), st.just(""), gaps, st.just(0.0)),
     st.tuples(st.just("stuck"), st.sampled_from(INPUTS), st.just(0.0), st.just(0.0)),
     st.tuples(st.just("configure"), st.just(""), st.just(0.0), st.just(0.0)),
+    # What the launcher reports back: a card through the beam, a jam, an empty hopper.
+    st.tuples(st.just("card"), st.just(""), gaps, st.just(0.0)),
+    st.tuples(st.sampled_from(["jam", "empty", "done"]), st.just(""), gaps, st.just(0.0)),
+    st.tuples(st.just("exact"), st.just(""), st.just(0.0), st.just(0.0)),
 )
 games = st.tuples(
     game_settings,
     st.lists(st.sampled_from(range(1, STATIONS + 1)), min_size=1, max_size=5, unique=True),
     st.lists(action, min_size=5, max_size=80),
     st.integers(0, 2**32 - 1),
+    st.booleans(),
     st.booleans(),
 )
 
@@ -78,11 +87,15 @@ def check(table, effects, now):
     lit = [n for n, p in enumerate(view.lights, start=1) if p in LIT]
     if table.phase is Phase.TURN:
         assert lit == [table.turn.seat] and table.turn.seat in table.seated
-    else:
+    elif table.phase is not Phase.EXTREME:  # no turns there: lights quicken with the chime
         assert lit == []
+    assert all(delivery.cards > 0 for delivery in table.launcher.queue)
+    assert table.has_launcher or not table.launcher.queue
     for effect in effects:
         if isinstance(effect, Announce) and effect.type == "penalty":
             assert effect.data["seat"] in table.seated and effect.data["cards"] > 0
+        if isinstance(effect, Announce) and effect.type == "dispense":
+            assert effect.data["seat"] is None or effect.data["seat"] in table.seated
         if isinstance(effect, Sound):
             assert effect.name in TUNES
     wakeup = next_wakeup(table)
@@ -92,9 +105,9 @@ def check(table, effects, now):
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_random_games_keep_every_rule_and_replay_exactly(game):
-    raw_settings, seats, actions, seed, ticking = game
+    raw_settings, seats, actions, seed, ticking, has_launcher = game
     start = Settings(raw_settings)
-    table = new_table(start, STATIONS)
+    table = new_table(start, STATIONS, has_launcher=has_launcher)
     rng = random.Random(seed)
     log, all_effects = [], []
     now = 1000.0
@@ -131,12 +144,18 @@ def test_random_games_keep_every_rule_and_replay_exactly(game):
             feed(Tick(edge), edge)
         elif kind == "stuck":
             feed(Stuck(name, now), now)
+        elif kind == "card":
+            feed(CardOut(edge), edge)
+        elif kind in ("jam", "empty", "done"):
+            feed(LauncherStopped(kind, edge), edge)
+        elif kind == "exact":
+            feed(ExactDraw(3, "quick", now), now)
         else:
             changed = table.settings.replace({"jump_in": "on", "turn_timer": 3})
             feed(Configure(changed, now), now)
 
     for kind in sorted({e.type for e in all_effects if isinstance(e, Announce)}):
         event(kind)
-    replayed, effects = replay(log, seed, new_table(start, STATIONS))
+    replayed, effects = replay(log, seed, new_table(start, STATIONS, has_launcher=has_launcher))
     assert replayed == table
     assert effects == all_effects

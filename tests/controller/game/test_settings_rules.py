@@ -67,3 +67,8 @@ def test_setting_both_surprise_bounds_the_wrong_way_round_is_refused():
     with pytest.raises(SettingError, match="surprise_min"):
         Settings({"surprise_min": 9, "surprise_max": 5})
     assert Settings().replace({"surprise_min": 5, "surprise_max": 5}).surprise_max == 5
+
+
+def test_a_whole_number_written_as_a_float_is_refused():
+    with pytest.raises(SettingError, match="turn_timer cannot be 6.0"):
+        Settings({"turn_timer": 6.0})
