@@ -70,5 +70,5 @@ def test_setting_both_surprise_bounds_the_wrong_way_round_is_refused():
 
 
 def test_a_whole_number_written_as_a_float_is_refused():
-    with pytest.raises(SettingError, match="turn_timer cannot be 6.0"):
+    with pytest.raises(SettingError, match=r"turn_timer cannot be 6\.0"):
         Settings({"turn_timer": 6.0})
