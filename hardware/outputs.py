@@ -33,12 +33,22 @@ _BLINKS = {
 }
 
 
+class _DimmableLED(PWMLED):
+    """A PWM LED whose every write, steady or blinking, is scaled by `scale` (brightness)."""
+
+    def __init__(self, pin: int, *, pin_factory=None) -> None:
+        self.scale = 1.0
+        super().__init__(pin, pin_factory=pin_factory)
+
+    def _write(self, value) -> None:
+        super()._write(float(value) * self.scale)
+
+
 class Light:
     """A seat's button light. `pattern` is what it shows now, for the game and the simulator."""
 
-    def __init__(self, pin: int, *, brightness: float = 1.0, pin_factory=None) -> None:
-        self._led = PWMLED(pin, pin_factory=pin_factory)
-        self._brightness = brightness
+    def __init__(self, pin: int, *, pin_factory=None) -> None:
+        self._led = _DimmableLED(pin, pin_factory=pin_factory)
         self.pattern = Pattern.OFF
 
     @property
@@ -47,30 +57,30 @@ class Light:
 
     @property
     def brightness(self) -> float:
-        return self._brightness
+        return self._led.scale
 
     @brightness.setter
     def brightness(self, value: float) -> None:
         value = min(max(value, 0.0), 1.0)
-        if value == self._brightness:
+        if value == self._led.scale:
             return
-        self._brightness = value
-        pattern, self.pattern = self.pattern, None
-        self.show(pattern)
+        self._led.scale = value
+        # A blink picks the new scale up at its next step; a steady light is written again.
+        if self.pattern in (Pattern.ON, Pattern.DIM):
+            pattern, self.pattern = self.pattern, Pattern.OFF
+            self.show(pattern)
 
     def show(self, pattern: Pattern) -> None:
         if pattern == self.pattern:
             return
         self.pattern = pattern
-        top = self._brightness
         if pattern is Pattern.OFF:
             self._led.off()
         elif pattern is Pattern.ON:
-            self._led.value = top
+            self._led.on()
         elif pattern is Pattern.DIM:
-            self._led.value = top * DIM_LEVEL
+            self._led.value = DIM_LEVEL
         else:
-            # gpiozero's blink runs from 0 to full; brightness applies to steady light only.
             self._led.blink(*_BLINKS[pattern])
 
     def close(self) -> None:
