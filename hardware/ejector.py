@@ -124,9 +124,12 @@ class GpioEjector:
 
     def beam(self, clear: bool, time: float) -> None:
         """A beam edge: `clear` False when a card starts blocking it, True when it has passed."""
-        if not self._feeding:
+        if not self._feeding and self.fault is None:
             return  # the retract may pull a card back through the beam: not a card out
-        self._arm_watchdog()
+        if self._feeding:
+            self._arm_watchdog()
+        # While a jam waits for OK, the card pulled out of the slot by hand leaves through
+        # the beam too: it counts, so that OK only sends what is still owed.
         if not clear:
             if self._cleared_at is not None:
                 # Blocked again before the clear beam counted: the same card goes on.
@@ -160,7 +163,8 @@ class GpioEjector:
             self._cancel_all()
             self._motor.stop()
             self._feeding = False
-            self._retract()
+            if self.fault is None:  # never move the roller while a hand clears the slot
+                self._retract()
         self._report(CardOut(time, self.owed))
         if self.owed == 0:
             self._report(Halted("done", self._clock.now(), 0))

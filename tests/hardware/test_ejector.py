@@ -189,3 +189,25 @@ def test_after_a_jam_new_cards_wait_for_resume(rig):
     rig.ejector.resume()
     assert rig.run_until_halted().reason == "done"
     assert rig.model.cards_out == 5
+
+
+def test_a_jammed_card_pulled_out_by_hand_counts(rig):
+    rig.ejector.dispense(3)
+    rig.run_for(0.05)
+    while not rig.model.card_in_beam:
+        rig.run_for(0.001)
+    rig.model.jam()  # stuck with its front through the beam
+    halt = rig.run_until_halted()
+    assert (halt.reason, halt.owed) == ("jam", 3)
+    # The person at the table pulls the card out through the slot.
+    rig.model.clear_jam()
+    rig.motor.forward(1.0)  # (standing in for the hand: the card moves on out)
+    while rig.model.card_in_beam:
+        rig.run_for(0.001)
+    rig.motor.stop()
+    rig.run_for(0.1)
+    assert rig.model.cards_out == 1
+    assert rig.ejector.owed == 2
+    rig.ejector.resume()
+    assert rig.run_until_halted().reason == "done"
+    assert rig.model.cards_out == 3
