@@ -149,9 +149,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def check_config(path: Path | None) -> int:
-    config = load(path or DEFAULT_PATH)
+    config = load(path)
     pinmap = config.pinmap(simulated=False)
-    print(f"{path or DEFAULT_PATH}: ok, table {config.table_id!r}, {config.seats} seats")
+    shown = path or (DEFAULT_PATH if DEFAULT_PATH.exists() else "no config file: the defaults")
+    print(f"{shown}: ok, table {config.table_id!r}, {config.seats} seats")
     for role, pin in pinmap.pins.items():
         print(f"  {role:<24} GPIO{pin}")
     return 0
@@ -205,9 +206,12 @@ def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
 
 
 async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: int) -> int:
+    from gpiozero.exc import GPIOZeroError
+
     from hardware.clock import LoopClock
     from hardware.factory import FactoryError, factory_name, make_factory
     from hardware.lcd import DisplayError, open_display, simulated_display
+    from hardware.sim.launcher import LauncherModel
 
     from .daemon import Daemon
     from .settings_store import SettingsStore, settings_notice
@@ -238,17 +242,24 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
         return 1
     store = SettingsStore(state_dir, config.settings)
     loaded = store.load()
-    daemon = Daemon(
-        pinmap=pinmap,
-        pin_factory=pin_factory,
-        display=display,
-        clock=clock,
-        rng=random.Random(seed),
-        settings=loaded.settings,
-        state_dir=state_dir,
-        store=store,
-        notice=settings_notice(loaded) if loaded.problems else None,
-    )
+    if simulated and "launcher.motor.forward" in pinmap:
+        # The simulated table's launcher mechanics, or its beam would never see a card.
+        LauncherModel.for_pinmap(pin_factory, clock, pinmap)
+    try:
+        daemon = Daemon(
+            pinmap=pinmap,
+            pin_factory=pin_factory,
+            display=display,
+            clock=clock,
+            rng=random.Random(seed),
+            settings=loaded.settings,
+            state_dir=state_dir,
+            store=store,
+            notice=settings_notice(loaded) if loaded.problems else None,
+        )
+    except (GPIOZeroError, OSError) as err:
+        print(f"flashtable: cannot drive the table's pins: {err}", file=sys.stderr)
+        return 1
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, daemon.stop)
     loop.add_signal_handler(signal.SIGHUP, daemon.reload_settings)

@@ -13,6 +13,7 @@ from pathlib import Path
 from hardware.factory import FACTORIES
 from hardware.pinmap import (
     DEFAULT_PINS,
+    LCD_GPIO_ROLES,
     MAX_SEATS,
     PI_HEADER,
     SIM_HEADER,
@@ -39,7 +40,7 @@ class Config:
     table_id: str = "table1"
     seats: int = MAX_SEATS
     pin_factory: str | None = None
-    lgpio_chip: int = 0
+    lgpio_chip: int | None = None  # None: gpiozero picks (gpiochip4 on a Pi 5 that has it)
     lcd_interface: str = "i2c"
     i2c_port: int = 1
     i2c_address: int = 0x27
@@ -135,7 +136,10 @@ def parse(raw: Mapping[str, object]) -> Config:
         settings=settings,
     )
     try:
-        config.pinmap(simulated=False)
+        pinmap = config.pinmap(simulated=False)
     except PinMapError as err:
         raise ConfigError(f"[pins] {err}") from None
+    missing = [role for role in LCD_GPIO_ROLES if role not in pinmap]
+    if interface == "gpio" and missing:
+        raise ConfigError(f"lcd.interface 'gpio' needs a pin for {missing[0]!r} in [pins]")
     return config

@@ -48,6 +48,7 @@ timeout_penalty = 1
         ("[settings]\nturn_timer = 31", "turn_timer cannot be 31"),
         ("[settings]\ncolour = 'red'", "no setting named 'colour'"),
         ("[table\n", "not valid TOML"),
+        ("[lcd]\ninterface = 'gpio'", "lcd.interface 'gpio' needs a pin for 'lcd.rs'"),
     ],
 )
 def test_bad_configs_say_why(tmp_path, text, reason):
@@ -85,3 +86,13 @@ def test_check_config_accepts_a_good_file_and_prints_the_map(tmp_path, capsys):
 def test_check_config_of_a_missing_file_fails(tmp_path, capsys):
     assert main(["check-config", "--config", str(tmp_path / "nope.toml")]) == 1
     assert "no such file" in capsys.readouterr().err
+
+
+def test_check_config_without_a_file_checks_the_defaults(capsys, monkeypatch, tmp_path):
+    import controller.cli
+    import controller.config
+
+    monkeypatch.setattr(controller.config, "DEFAULT_PATH", tmp_path / "absent.toml")
+    monkeypatch.setattr(controller.cli, "DEFAULT_PATH", tmp_path / "absent.toml")
+    assert main(["check-config"]) == 0
+    assert "no config file: the defaults: ok" in capsys.readouterr().out
