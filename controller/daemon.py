@@ -43,7 +43,8 @@ log = logging.getLogger(__name__)
 # In real time a timer may fire a moment before an edge that happened earlier has crossed
 # from the pin thread; waking this much later lets that edge be handled first.
 REAL_TIME_GRACE = 0.02
-NOTICE_TIME = 5.0
+SETTINGS_NOTICE_TIME = 5.0  # how long the LCD tells of a damaged settings file
+LOG_LIMIT = 20_000  # events kept for replay before the log starts over between rounds
 MENU_PHASES = {
     Phase.SEATING: "seating",
     Phase.TURN: "play",
@@ -138,11 +139,15 @@ class Daemon:
                 hopper_empty=lambda: empty is not None and bool(empty.is_active),
             )
         self.table = game.new_table(settings, pinmap.seats, has_launcher=self.ejector is not None)
-        self.start = self.table  # with `log` and the seed, this replays the whole game
+        # `log` from `start` with a generator in the state `start_rng` gives replays the game.
+        self.start = self.table
+        self._start_rng_state = rng.getstate()
         if state_dir is not None and state_dir.is_dir():
             sweep(state_dir)
         self._owed = None if state_dir is None else OwedFile(state_dir)
         self._apply_settings(settings)
+        if self.ejector is None and settings.mode != "flash":
+            log.warning("no launcher is wired: penalties are shown on the LCD, not dispensed")
         self.log: list[tuple[float, Event]] = []
         self.listeners: list[Callable[[GameEvent], None]] = []
         self._seq = 0
@@ -363,11 +368,22 @@ class Daemon:
             self._notice, self._notice_timer = None, None
             self._show()
 
-        self._notice_timer = self.clock.call_at(self.clock.now() + NOTICE_TIME, done)
+        self._notice_timer = self.clock.call_at(self.clock.now() + SETTINGS_NOTICE_TIME, done)
         self._show()
+
+    def start_rng(self) -> random.Random:
+        """A generator in the state the game's generator had at `start`."""
+        rng = random.Random()
+        rng.setstate(self._start_rng_state)
+        return rng
 
     def feed(self, event: Event) -> None:
         """Step the engine with one event and carry out the result (loop thread only)."""
+        if len(self.log) >= LOG_LIMIT and self.table.phase in (Phase.SEATING, Phase.ROUND_OVER):
+            # Between rounds the log starts over, so a table left on for weeks keeps a
+            # bounded log that still replays from `start`.
+            self.start, self._start_rng_state = self.table, self.rng.getstate()
+            self.log.clear()
         now = self.clock.now()
         self.log.append((now, event))
         self.table, effects = game.step(self.table, event, now, self.rng)

@@ -1,7 +1,6 @@
 """The card ejector: dispense exactly n cards, counted by the break-beam at the slot.
 
-`Ejector` is what the game uses; `GpioEjector` runs the launcher on the Pi's own pins (the
-serial controller implements the same interface). A card counts when its back end has
+`GpioEjector` runs the launcher on the Pi's own pins. A card counts when its back end has
 cleared the beam and the beam has stayed clear for a moment, so a flicker inside a card or a
 glitch shorter than a card never counts. At the n-th card the motor stops at once and runs
 backwards briefly, pulling the next card back into the hopper; the motor never runs on for
@@ -13,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from .clock import Clock, Timer
 
@@ -49,17 +47,6 @@ class Halted:
 
 
 Report = CardOut | Halted
-
-
-class Ejector(Protocol):
-    busy: bool
-    owed: int
-
-    def dispense(self, count: int) -> None: ...
-
-    def resume(self) -> None: ...
-
-    def stop(self) -> None: ...
 
 
 class GpioEjector:

@@ -22,7 +22,7 @@ def factory_name(configured: str | None) -> str:
     return name
 
 
-def make_factory(name: str, *, clock: Clock, chip: int = 0, work_dir: Path | None = None):
+def make_factory(name: str, *, clock: Clock, chip: int | None = None, work_dir: Path | None = None):
     """A gpiozero pin factory. Imports of the Pi backends happen only here, when asked for."""
     if name == "mock":
         from .sim.pins import SimFactory

@@ -14,14 +14,14 @@ from .state import Table
 
 
 def replay(
-    log: Iterable[tuple[float, Event]], seed: int, start: Table
+    log: Iterable[tuple[float, Event]], start: Table, rng: random.Random
 ) -> tuple[Table, list[Effect]]:
     """The final table and every effect, in order, of the game `log` records.
 
-    `seed` is what the daemon's `random.Random` was seeded with, `start` the table it began
-    with (the daemon keeps it as `daemon.start`; later settings are `Configure` events).
+    `start` is the table the log begins from and `rng` a generator in the state it was in
+    then (the daemon keeps both: `daemon.start` and `daemon.start_rng`; later settings are
+    `Configure` events in the log).
     """
-    rng = random.Random(seed)
     table = start
     effects: list[Effect] = []
     for now, event in log:

@@ -78,3 +78,25 @@ async def test_stopping_leaves_lights_and_buzzer_off():
     assert {light.pattern.value for light in lights.values()} == {"off"}
     assert table.lcd == ("Flash Table     ", "stopped         ")
     assert table.lcd_model.backlight is False
+
+
+async def test_the_log_starts_over_between_rounds_and_still_replays(monkeypatch):
+    import controller.daemon
+    from controller.game import replay
+
+    monkeypatch.setattr(controller.daemon, "LOG_LIMIT", 10)
+    async with SimTable(seed=3) as table:
+        for _ in range(3):
+            for seat in ("seat1", "seat2"):
+                await table.tap(seat)
+            await table.tap("play_pause")
+            await table.advance(20.0)
+            [lit] = table.lit()
+            await table.hold(f"seat{lit}", 2.1)  # round over
+            await table.tap("seat1")
+            await table.tap("seat2")
+        daemon = table.daemon
+        assert len(daemon.log) < 40
+        assert daemon.start != daemon.table
+        replayed, _ = replay(daemon.log, daemon.start, daemon.start_rng())
+        assert replayed == daemon.table

@@ -156,6 +156,8 @@ def test_random_games_keep_every_rule_and_replay_exactly(game):
 
     for kind in sorted({e.type for e in all_effects if isinstance(e, Announce)}):
         event(kind)
-    replayed, effects = replay(log, seed, new_table(start, STATIONS, has_launcher=has_launcher))
+    replayed, effects = replay(
+        log, new_table(start, STATIONS, has_launcher=has_launcher), random.Random(seed)
+    )
     assert replayed == table
     assert effects == all_effects

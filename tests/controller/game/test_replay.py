@@ -1,5 +1,7 @@
 """Every game is its event log: replaying it from the seed gives the same table and effects."""
 
+import random
+
 from controller.game import Configure, Press, new_table, replay
 
 from .driver import Game
@@ -31,7 +33,9 @@ def a_whole_game() -> Game:
 
 def test_replaying_the_log_gives_the_same_state_and_effects():
     game = a_whole_game()
-    table, effects = replay(game.log, game.seed, new_table(game.settings, game.stations))
+    table, effects = replay(
+        game.log, new_table(game.settings, game.stations), random.Random(game.seed)
+    )
     assert table == game.table
     assert effects == game.effects
     assert game.announced("round_over")  # the game went everywhere it should
@@ -39,7 +43,9 @@ def test_replaying_the_log_gives_the_same_state_and_effects():
 
 def test_a_different_seed_is_a_different_game():
     game = a_whole_game()
-    _, effects = replay(game.log, game.seed + 1, new_table(game.settings, game.stations))
+    _, effects = replay(
+        game.log, new_table(game.settings, game.stations), random.Random(game.seed + 1)
+    )
     assert effects != game.effects
 
 
