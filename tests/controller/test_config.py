@@ -96,3 +96,12 @@ def test_check_config_without_a_file_checks_the_defaults(capsys, monkeypatch, tm
     monkeypatch.setattr(controller.cli, "DEFAULT_PATH", tmp_path / "absent.toml")
     assert main(["check-config"]) == 0
     assert "no config file: the defaults: ok" in capsys.readouterr().out
+
+
+def test_the_documented_example_config_is_valid(tmp_path, capsys):
+    doc = (Path(__file__).parents[2] / "docs" / "config.md").read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = write(tmp_path, example)
+    assert main(["check-config", "--config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "launcher.beam" in out and "GPIO26" in out
