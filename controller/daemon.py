@@ -30,9 +30,8 @@ from . import game
 from .game import Announce, Command, Configure, Event, Phase, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import CardOut, ExactDraw, LauncherStopped
-from .menu import Action, Context
 from .owed import OwedFile
-from .panel import Panel, info_lines
+from .panel import Panel
 from .settings import SettingError, Settings
 from .settings_store import SettingsStore, settings_notice
 from .statefile import sweep
@@ -45,15 +44,6 @@ log = logging.getLogger(__name__)
 REAL_TIME_GRACE = 0.02
 SETTINGS_NOTICE_TIME = 5.0  # how long the LCD tells of a damaged settings file
 LOG_LIMIT = 20_000  # events kept for replay before the log starts over between rounds
-MENU_PHASES = {
-    Phase.SEATING: "seating",
-    Phase.TURN: "play",
-    Phase.SLAP: "play",
-    Phase.NOTICE: "play",
-    Phase.PAUSED: "paused",
-    Phase.ROUND_OVER: "over",
-    Phase.EXTREME: "extreme",
-}
 
 
 @dataclass(frozen=True)
@@ -160,10 +150,7 @@ class Daemon:
         self._running = False
         self.store = store
         self._base_settings = store.base if store is not None else settings
-        self.panel = Panel(
-            clock, context=self._menu_context, carry_out=self._menu_action, changed=self._show
-        )
-        self._light_test: int | None = None
+        self.panel = Panel(self)
         self._notice: tuple[str, str] | None = None
         self._notice_timer: Timer | None = None
         if notice is not None:
@@ -260,7 +247,7 @@ class Daemon:
         if edge.input == "launcher.beam":
             self.ejector.beam(edge.active, edge.time)
             if self.panel.testing == "beam":
-                self._show()
+                self.refresh()
         elif edge.input == "launcher.empty" and edge.active:
             self.ejector.hopper_emptied()
 
@@ -293,43 +280,9 @@ class Daemon:
         # Someone at the menu is someone at the table: the sleep timer starts over.
         self.feed(Command("wake", self.clock.now()))
 
-    def _menu_context(self) -> Context:
-        launcher = self.table.launcher
-        beam = self.board.beam
-        return Context(
-            settings=self.table.settings,
-            phase=MENU_PHASES[self.table.phase],
-            stations=self.table.stations,
-            has_launcher=self.table.has_launcher,
-            info=lambda: info_lines(
-                mqtt="not set up", cards_out=launcher.cards_out, jams=launcher.jams
-            ),
-            last_button=self.panel.last_button,
-            beam_clear=None if beam is None else bool(beam.is_active),
-        )
-
-    def _menu_action(self, action: Action) -> None:
-        now = self.clock.now()
-        if action.kind == "setting":
-            key, value = action.value  # type: ignore[misc]
-            self.change_settings({key: value})
-        elif action.kind in ("play", "new_round", "seating"):
-            self.feed(Command(action.kind, now))
-        elif action.kind == "dispense":
-            self.feed(ExactDraw(int(action.value), "quick", now))  # type: ignore[arg-type]
-        elif action.kind == "reset":
-            self._use_settings(self.store.reset() if self.store else self._base_settings)
-        elif action.kind == "test":
-            self._hardware_test(*action.value)  # type: ignore[misc]
-
-    def _hardware_test(self, name: str, value: object) -> None:
-        if name == "lights":
-            self._light_test = None if value is False else (1 if value is True else int(value))
-        elif name == "buzzer":
-            self.board.buzzer.play("start", TUNES["start"])
-        elif name == "eject":
-            self.feed(ExactDraw(1, "test", self.clock.now()))
-        self._show()
+    def reset_settings(self) -> None:
+        """Back to the config's settings (the menu's Reset settings)."""
+        self._use_settings(self.store.reset() if self.store else self._base_settings)
 
     def change_settings(self, changes: dict[str, object]) -> None:
         """Apply and keep setting changes (from the menu); a bad one is logged and dropped."""
@@ -366,10 +319,10 @@ class Daemon:
 
         def done() -> None:
             self._notice, self._notice_timer = None, None
-            self._show()
+            self.refresh()
 
         self._notice_timer = self.clock.call_at(self.clock.now() + SETTINGS_NOTICE_TIME, done)
-        self._show()
+        self.refresh()
 
     def start_rng(self) -> random.Random:
         """A generator in the state the game's generator had at `start`."""
@@ -398,7 +351,7 @@ class Daemon:
         self._schedule_wakeup()
         if self._owed is not None:
             self._owed.save(self.table.launcher.owed)
-        self._show()
+        self.refresh()
 
     def _owed_at_start(self) -> None:
         """Cards the launcher still owed when the daemon last stopped: owed, not forgotten."""
@@ -431,7 +384,8 @@ class Daemon:
         for listener in self.listeners:
             listener(event)
 
-    def _show(self) -> None:
+    def refresh(self) -> None:
+        """Make the lights and the LCD show what they should now."""
         if self.panel.is_open and (self.table.launcher.fault or self.table.asleep):
             self.panel.close()  # the launcher waits for OK, or the table sleeps: no menu
         view = game.render(self.table)
@@ -443,11 +397,10 @@ class Daemon:
             return
         if lines is not None:
             view = replace(view, lines=lines)
-        if self._light_test is not None:
+        if self.panel.light_test is not None:
             seats = range(1, self.table.stations + 1)
-            view = replace(
-                view, lights=tuple("on" if s == self._light_test else "off" for s in seats)
-            )
+            lit = self.panel.light_test
+            view = replace(view, lights=tuple("on" if s == lit else "off" for s in seats))
         if view == self._shown:
             return
         for seat, pattern in enumerate(view.lights, start=1):

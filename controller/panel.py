@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from hardware.clock import Clock, Timer
+from hardware.clock import Timer
 
 from . import __version__
+from .game import Command, Phase
+from .game.events import ExactDraw
 from .menu import Action, Back, Context, Menu, Push, Turn, render, step
 from .netinfo import ip_addresses
+from .tunes import TUNES
+
+if TYPE_CHECKING:
+    from .daemon import Daemon
 
 log = logging.getLogger(__name__)
 
@@ -23,23 +30,27 @@ HOLD_BACK = 1.0
 IDLE_CLOSE = 30.0
 
 
-class Panel:
-    """Menu state, its timers, and the button test's readout. Loop thread only."""
+MENU_PHASES = {
+    Phase.SEATING: "seating",
+    Phase.TURN: "play",
+    Phase.SLAP: "play",
+    Phase.NOTICE: "play",
+    Phase.PAUSED: "paused",
+    Phase.ROUND_OVER: "over",
+    Phase.EXTREME: "extreme",
+}
 
-    def __init__(
-        self,
-        clock: Clock,
-        *,
-        context: Callable[[], Context],
-        carry_out: Callable[[Action], None],
-        changed: Callable[[], None],
-    ) -> None:
-        self._clock = clock
-        self._context = context
-        self._carry_out = carry_out
-        self._changed = changed
+
+class Panel:
+    """Menu state, its timers, what it asks of the daemon, and the hardware tests' state.
+    Loop thread only."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self._daemon = daemon
+        self._clock = daemon.clock
         self.menu: Menu | None = None
-        self.last_button: str | None = None
+        self.last_button: str | None = None  # the button test's readout
+        self.light_test: int | None = None  # the seat the lights test has on
         self._hold: Timer | None = None
         self._idle: Timer | None = None
 
@@ -95,6 +106,49 @@ class Panel:
             self._idle.cancel()
             self._idle = None
         self._changed()
+
+    # -- what the menu sees of the table, and what it asks of it -------------------------
+
+    def _context(self) -> Context:
+        table, beam = self._daemon.table, self._daemon.board.beam
+        launcher = table.launcher
+        return Context(
+            settings=table.settings,
+            phase=MENU_PHASES[table.phase],
+            stations=table.stations,
+            has_launcher=table.has_launcher,
+            info=lambda: info_lines(
+                mqtt="not set up", cards_out=launcher.cards_out, jams=launcher.jams
+            ),
+            last_button=self.last_button,
+            beam_clear=None if beam is None else bool(beam.is_active),
+        )
+
+    def _carry_out(self, action: Action) -> None:
+        daemon, now = self._daemon, self._clock.now()
+        if action.kind == "setting":
+            key, value = action.value  # type: ignore[misc]
+            daemon.change_settings({key: value})
+        elif action.kind in ("play", "new_round", "seating"):
+            daemon.feed(Command(action.kind, now))
+        elif action.kind == "dispense":
+            daemon.feed(ExactDraw(int(action.value), "quick", now))  # type: ignore[arg-type]
+        elif action.kind == "reset":
+            daemon.reset_settings()
+        elif action.kind == "test":
+            self._hardware_test(*action.value)  # type: ignore[misc]
+
+    def _hardware_test(self, name: str, value: object) -> None:
+        if name == "lights":
+            self.light_test = None if value is False else (1 if value is True else int(value))
+        elif name == "buzzer":
+            self._daemon.board.buzzer.play("start", TUNES["start"])
+        elif name == "eject":
+            self._daemon.feed(ExactDraw(1, "test", self._clock.now()))
+        self._changed()
+
+    def _changed(self) -> None:
+        self._daemon.refresh()
 
     # -- inside ------------------------------------------------------------------------
 
