@@ -263,6 +263,7 @@ class Daemon:
             return
         if self.panel.testing == "buttons":
             if change.active:
+                self._activity()
                 self.panel.button(name)
             return
         self.feed(Press(name, change.time) if change.active else Release(name, change.time))

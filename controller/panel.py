@@ -98,13 +98,14 @@ class Panel:
         return True
 
     def close(self) -> None:
-        if self.menu is not None and self.menu.test is not None:
-            self._carry_out(Action("test", (self.menu.test, False)))
-        self.menu = None
+        # Closed first: ending a test redraws the table, which must not find the menu open.
+        menu, self.menu = self.menu, None
         self._cancel_hold()
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
+        if menu is not None and menu.test is not None:
+            self._carry_out(Action("test", (menu.test, False)))
         self._changed()
 
     # -- what the menu sees of the table, and what it asks of it -------------------------

@@ -431,3 +431,36 @@ async def test_using_the_menu_keeps_the_table_awake():
         await table.advance(61.0)
         assert table.events_of("asleep")
         assert table.lcd_model.backlight is False
+
+
+@pytest.mark.parametrize("test", ["Lights", "Buttons", "Beam sensor"])
+async def test_a_jam_during_a_hardware_test_closes_the_menu_and_ok_still_works(config, test):
+    async with SimTable(config) as table:
+        await seat_and_start(table, 1, 2)
+        table.jam()
+        await goto(table, "Hardware test")
+        await push(table)
+        await goto(table, test)
+        await push(table)
+        await table.advance(5.0)  # the turn times out: its penalty jams while the test shows
+        assert not table.daemon.panel.is_open
+        assert lcd(table) == ("JAM: clear slot", "press OK  2 owed")
+        assert table.daemon.panel.light_test is None
+        table.clear_jam()
+        await push(table)
+        await table.advance(2.0)
+        assert table.cards_out == 2
+
+
+async def test_the_button_test_keeps_the_table_awake():
+    config = Config(settings=Settings({"sleep_time": 1}))
+    async with SimTable(config) as table:
+        await goto(table, "Hardware test")
+        await push(table)
+        await goto(table, "Buttons")
+        await push(table)
+        for _ in range(6):
+            await table.advance(15.0)
+            await table.tap("slap")
+        assert table.events_of("asleep") == []
+        assert lcd(table) == ("Test: buttons", "slap")
