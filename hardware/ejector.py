@@ -77,6 +77,7 @@ class GpioEjector:
         self._feeding = False
         self._blocked_at: float | None = None
         self._cleared_at: float | None = None  # a card that cleared the beam, not yet counted
+        self._stuck_card = False  # a fault stopped the motor with a card in the beam
         self._timers: dict[str, Timer] = {}
 
     def dispense(self, count: int) -> None:
@@ -84,7 +85,7 @@ class GpioEjector:
         if count < 0:
             raise ValueError("cannot dispense fewer than no cards")
         self.owed += count
-        if self.owed == 0 or self._feeding or self.fault is not None:
+        if self.owed <= 0 or self._feeding or self.fault is not None:
             return
         if self._hopper_empty():
             self._halt("empty")
@@ -100,6 +101,7 @@ class GpioEjector:
     def resume(self) -> None:
         """Go on with the cards still owed (after a jam was cleared or the hopper refilled)."""
         self.fault = None
+        self._stuck_card = False
         self.dispense(0)
 
     def stop(self) -> None:
@@ -111,12 +113,14 @@ class GpioEjector:
 
     def beam(self, clear: bool, time: float) -> None:
         """A beam edge: `clear` False when a card starts blocking it, True when it has passed."""
-        if not self._feeding and self.fault is None:
-            return  # the retract may pull a card back through the beam: not a card out
+        if not self._feeding and not self._stuck_card:
+            # The retract may pull a card back through the beam, and a hand clearing a jam
+            # may cross it: neither is a card out.
+            return
         if self._feeding:
             self._arm_watchdog()
-        # While a jam waits for OK, the card pulled out of the slot by hand leaves through
-        # the beam too: it counts, so that OK only sends what is still owed.
+        # While a jam waits for OK, the one card that stuck in the beam, pulled out of the
+        # slot by hand, counts as it leaves, so that OK only sends what is still owed.
         if not clear:
             if self._cleared_at is not None:
                 # Blocked again before the clear beam counted: the same card goes on.
@@ -141,8 +145,9 @@ class GpioEjector:
     def _count_cleared(self) -> None:
         """Count the card that cleared the beam (now, or before the motor stops for good)."""
         time, self._cleared_at = self._cleared_at, None
-        if time is None:
+        if time is None or self.owed <= 0:
             return
+        self._stuck_card = False
         self._cancel("count")
         self._blocked_at = None
         self.owed -= 1
@@ -182,6 +187,7 @@ class GpioEjector:
         if self.owed == 0:
             return  # the card that emptied the hopper was the last one asked for
         self.fault = reason
+        self._stuck_card = self._blocked_at is not None
         log.warning("launcher stopped: %s, %d card(s) still owed", reason, self.owed)
         self._report(Halted(reason, self._clock.now(), self.owed))
 

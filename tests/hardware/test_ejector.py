@@ -211,3 +211,19 @@ def test_a_jammed_card_pulled_out_by_hand_counts(rig):
     rig.ejector.resume()
     assert rig.run_until_halted().reason == "done"
     assert rig.model.cards_out == 3
+
+
+def test_a_hand_crossing_the_beam_while_a_jam_waits_counts_no_cards(rig):
+    rig.model.jam()
+    rig.ejector.dispense(2)
+    assert rig.run_until_halted().reason == "jam"
+    assert not rig.model.card_in_beam
+    for _ in range(3):  # fingers in the slot, across the beam
+        rig.model.glitch(0.05)
+        rig.run_for(0.2)
+    assert rig.ejector.owed == 2
+    rig.model.clear_jam()
+    rig.ejector.resume()
+    assert rig.run_until_halted().reason == "done"
+    rig.run_for(3.0)
+    assert rig.model.cards_out == 2
