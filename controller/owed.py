@@ -22,8 +22,8 @@ FILE_NAME = "launcher.json"
 class OwedFile:
     def __init__(self, state_dir: Path) -> None:
         self.path = state_dir / FILE_NAME
-        self._latest: int | None = None
-        self._saved = self._load()
+        self._latest: int | None = None  # waiting to be written
+        self._asked = self._load()  # the last count asked for: on disk, or on its way
         self._lock = threading.Lock()
         self._wanted = threading.Event()
         self._closing = False
@@ -47,9 +47,9 @@ class OwedFile:
     def save(self, owed: int) -> None:
         """Have `owed` written soon; returns at once."""
         with self._lock:
-            if owed == (self._latest if self._latest is not None else self._saved):
+            if owed == self._asked:
                 return
-            self._latest = owed
+            self._asked = self._latest = owed
         if self._writer is None:
             self._writer = threading.Thread(target=self._write_loop, name="owed", daemon=True)
             self._writer.start()
@@ -72,10 +72,9 @@ class OwedFile:
     def _write_latest(self) -> None:
         with self._lock:
             owed, self._latest = self._latest, None
-        if owed is None or owed == self._saved:
+        if owed is None:
             return
         try:
             write_json(self.path, {"owed": owed})
-            self._saved = owed
         except OSError as err:
             log.error("cannot save the cards owed to %s: %s", self.path, err)
