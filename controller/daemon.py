@@ -350,17 +350,25 @@ class Daemon:
                 self._launch(effect)
         self._apply_settings(self.table.settings)
         self._schedule_wakeup()
-        if self._owed is not None:
-            self._owed.save(self.table.launcher.owed)
+        if self._owed is not None and self.ejector is not None:
+            launcher = self.table.launcher
+            self._owed.save((launcher.owed, launcher.fault))
         self.refresh()
 
     def _owed_at_start(self) -> None:
-        """Cards the launcher still owed when the daemon last stopped: owed, not forgotten."""
-        if self._owed is None:
+        """Cards the launcher still owed when the daemon last stopped: owed, not forgotten.
+        A jam or an empty hopper it was waiting on still waits for OK: the roller must not
+        start with a card stuck, or a hand, in the slot."""
+        if self._owed is None or self.ejector is None:
             return
-        owed = self._owed.at_start
-        if owed and self.ejector is not None:
-            self.feed(ExactDraw(owed, "restart", self.clock.now()))
+        owed, fault = self._owed.at_start
+        if not owed:
+            return
+        now = self.clock.now()
+        self.ejector.fault = fault
+        self.feed(ExactDraw(owed, "restart", now))
+        if fault is not None:
+            self.feed(LauncherStopped(fault, now))
 
     def _launch(self, effect: Dispense | ResumeLauncher) -> None:
         if self.ejector is None:

@@ -1,4 +1,4 @@
-"""The cards the launcher still owes, kept in the state directory across restarts.
+"""The cards the launcher still owes, and a fault waiting for OK, kept across restarts.
 
 Saved after every card the beam counts, by a writer thread: a write with its fsyncs can take
 a long moment on an SD card, and the event loop must not wait, because it stops the motor at
@@ -19,32 +19,38 @@ log = logging.getLogger(__name__)
 FILE_NAME = "launcher.json"
 
 
+Owed = tuple[int, str | None]  # (cards, "jam" or "empty" while the launcher waits for OK)
+
+
 class OwedFile:
     def __init__(self, state_dir: Path) -> None:
         self.path = state_dir / FILE_NAME
-        self._latest: int | None = None  # waiting to be written
-        self._asked = self._load()  # the last count asked for: on disk, or on its way
+        self._latest: Owed | None = None  # waiting to be written
+        self._asked = self._load()  # the last state asked for: on disk, or on its way
         self._lock = threading.Lock()
         self._wanted = threading.Event()
         self._closing = False
         self._writer: threading.Thread | None = None
 
     @property
-    def at_start(self) -> int:
-        """The count saved last, read when this was made; 0 when there is none."""
+    def at_start(self) -> Owed:
+        """What was saved last, read when this was made; (0, None) when there is nothing."""
         return self._at_start
 
-    def _load(self) -> int:
+    def _load(self) -> Owed:
         try:
             saved = read_json(self.path)
         except (Unreadable, OSError) as err:
             log.error("%s", err)
             saved = None
-        owed = saved.get("owed", 0) if isinstance(saved, dict) else 0
-        self._at_start = owed if isinstance(owed, int) and owed > 0 else 0
+        saved = saved if isinstance(saved, dict) else {}
+        owed, fault = saved.get("owed", 0), saved.get("fault")
+        if not isinstance(owed, int) or owed <= 0:
+            owed, fault = 0, None
+        self._at_start: Owed = (owed, fault if fault in ("jam", "empty") else None)
         return self._at_start
 
-    def save(self, owed: int) -> None:
+    def save(self, owed: Owed) -> None:
         """Have `owed` written soon; returns at once."""
         with self._lock:
             if owed == self._asked:
@@ -75,6 +81,6 @@ class OwedFile:
         if owed is None:
             return
         try:
-            write_json(self.path, {"owed": owed})
+            write_json(self.path, {"owed": owed[0], "fault": owed[1]})
         except OSError as err:
             log.error("cannot save the cards owed to %s: %s", self.path, err)

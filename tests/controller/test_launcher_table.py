@@ -97,8 +97,13 @@ async def test_a_restart_deals_what_was_still_owed_and_not_a_card_more(tmp_path)
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
         await jam_after_the_first_penalty_card(table)
         assert table.lcd[1] == "press OK  3 owed"
-    # The daemon stopped with 3 cards owed; the next one to start deals exactly those.
+    # The daemon stopped with 3 cards owed behind a jam. The next one to start still waits
+    # for OK (the slot may hold a card, or a hand), then deals exactly those 3.
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await table.advance(3.0)
+        assert table.lcd == ("JAM: clear slot ", "press OK  3 owed")
+        assert table.cards_out == 0 and table.launcher.motor_speed == 0
+        await table.tap("encoder.push")
         await table.advance(3.0)
         assert table.cards_out == 3
         assert table.events_of("dispense")[0].data == {
