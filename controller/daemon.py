@@ -283,7 +283,7 @@ class Daemon:
 
     def reset_settings(self) -> None:
         """Back to the config's settings (the menu's Reset settings)."""
-        self._use_settings(self.store.reset() if self.store else self._base_settings)
+        self._keep_and_use(self._base_settings)
 
     def change_settings(self, changes: dict[str, object]) -> None:
         """Apply and keep setting changes (from the menu); a bad one is logged and dropped."""
@@ -292,6 +292,10 @@ class Daemon:
         except SettingError as err:
             log.warning("setting refused: %s", err)
             return
+        self._keep_and_use(settings)
+
+    def _keep_and_use(self, settings: Settings) -> None:
+        # The table plays on what the LCD shows even when the disk refuses the write.
         if self.store is not None:
             try:
                 self.store.save(settings)

@@ -61,8 +61,9 @@ class SettingsStore:
 
     def save(self, settings: Settings) -> None:
         """Remember every value that differs from the base, atomically."""
-        self.changes = {k: v for k, v in settings.items() if v != self.base[k]}
-        write_json(self.path, self.changes)
+        changes = {k: v for k, v in settings.items() if v != self.base[k]}
+        write_json(self.path, changes)
+        self.changes = changes
 
     def set(self, changes: Mapping[str, object]) -> Settings:
         """Validate and store changes; raises SettingError naming a bad one."""

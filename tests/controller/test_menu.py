@@ -464,3 +464,23 @@ async def test_the_button_test_keeps_the_table_awake():
             await table.tap("slap")
         assert table.events_of("asleep") == []
         assert lcd(table) == ("Test: buttons", "slap")
+
+
+async def test_a_disk_that_refuses_writes_still_lets_the_table_reset(config, tmp_path, monkeypatch):
+    import controller.settings_store
+
+    async with SimTable(config, state_dir=tmp_path) as table:
+        await goto(table, "Turn timer")
+        await push(table)
+        await table.turn(5)
+        await push(table)
+
+        def full(path, value):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(controller.settings_store, "write_json", full)
+        await goto(table, "Reset settings")
+        await push(table)
+        await push(table)
+        assert table.daemon.table.settings.turn_timer == 4
+        assert table.daemon.panel.is_open  # the table goes on; the log says why
