@@ -10,6 +10,7 @@ its `View`. Time comes from the injected clock, chance from the injected generat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import threading
@@ -193,6 +194,9 @@ class Daemon:
                     self._queue.task_done()
         finally:
             self._running = False
+            with contextlib.suppress(asyncio.CancelledError):
+                # Edges already handed over from the pin threads get onto the queue first.
+                await asyncio.sleep(0)
             self._shutdown()
 
     def stop(self) -> None:
@@ -438,15 +442,20 @@ class Daemon:
             )
 
     def _shutdown(self) -> None:
-        if self._wakeup is not None:
-            self._wakeup.cancel()
         if self.ejector is not None:
             # Cards already through the beam count before the motor stops for good.
             self._drain_launcher()
             self.ejector.stop()
             self._drain_launcher()
+            beam = self.board.beam
+            if beam is not None and not beam.is_active and self.table.launcher.owed:
+                # A card left sticking out of the slot belongs to the presser: it is dealt.
+                self.feed(CardOut(self.clock.now()))
         if self._owed is not None:
             self._owed.close()
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+        self.panel.close()
         try:
             self.board.all_off()
             self.board.display.show(("Flash Table", "stopped"))
