@@ -33,8 +33,9 @@ IDLE_CLOSE = 30.0
 MENU_PHASES = {
     Phase.SEATING: "seating",
     Phase.TURN: "play",
-    Phase.SLAP: "play",
-    Phase.NOTICE: "play",
+    # A race or a penalty screen runs its course: nothing to pause until the next turn.
+    Phase.SLAP: "busy",
+    Phase.NOTICE: "busy",
     Phase.PAUSED: "paused",
     Phase.ROUND_OVER: "over",
     Phase.EXTREME: "extreme",
@@ -192,7 +193,10 @@ def info_lines(
     addresses = ip() or ["no network"]
     return (
         ("Version", __version__),
-        *(("IP address", address) for address in addresses),
+        *(
+            ("IP address" if n == 1 else f"IP address {n}", address)
+            for n, address in enumerate(addresses, start=1)
+        ),
         ("MQTT", mqtt),
         ("Cards dispensed", str(cards_out)),
         ("Jams", str(jams)),

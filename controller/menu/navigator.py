@@ -50,7 +50,9 @@ Result = tuple[Menu | None, list[Action]]
 
 
 def ident(entry: Entry) -> str:
-    return f"{entry.kind}:{entry.label}:{entry.key}"
+    # An Info line is itself whatever value it shows right now.
+    key = "" if entry.kind == "info" else entry.key
+    return f"{entry.kind}:{entry.label}:{key}"
 
 
 def entries(menu: Menu, context: Context) -> tuple[Entry, ...] | None:

@@ -17,7 +17,7 @@ class Context:
     """What the menu needs to know of the table to draw itself."""
 
     settings: Settings
-    phase: str  # "seating", "play", "paused", "over", "extreme"
+    phase: str  # "seating", "play", "busy" (a race, a penalty), "paused", "over", "extreme"
     stations: int
     has_launcher: bool
     # (label, value) for the Info screens; asked only when they show (it reads the network)
@@ -96,7 +96,7 @@ def top(context: Context) -> tuple[Entry, ...]:
     entries = []
     if context.phase in PLAY_LABELS:  # an Extreme round has nothing to pause
         entries.append(Entry(PLAY_LABELS[context.phase], "action", action=Action("play")))
-    if context.phase in ("play", "paused", "over", "extreme"):
+    if context.phase in ("play", "busy", "paused", "over", "extreme"):
         entries += [
             Entry("New round", "action", action=Action("new_round")),
             Entry("Change seats", "action", action=Action("seating")),

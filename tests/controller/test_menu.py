@@ -484,3 +484,22 @@ async def test_a_disk_that_refuses_writes_still_lets_the_table_reset(config, tmp
         await push(table)
         assert table.daemon.table.settings.turn_timer == 4
         assert table.daemon.panel.is_open  # the table goes on; the log says why
+
+
+async def test_the_info_screen_stays_put_while_its_value_changes(config):
+    async with SimTable(config, seed=3) as table:
+        await seat_and_start(table, 1, 2)
+        await goto(table, "Info")
+        await push(table)
+        await goto(table, "Cards dispensed")
+        assert lcd(table) == ("Cards dispensed", "0")
+        await table.advance(5.0)  # a timeout: its penalty is dealt meanwhile
+        assert lcd(table) == ("Cards dispensed", "2")
+
+
+async def test_no_pause_is_offered_while_a_penalty_screen_runs(config):
+    async with SimTable(config, seed=3) as table:
+        await seat_and_start(table, 1, 2)
+        await table.advance(4.1)  # the timeout's screen
+        await table.turn(1)
+        assert label(table) == "New round"
