@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 import signal
 import sys
@@ -14,6 +15,11 @@ from . import __version__
 from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, load
 
 log = logging.getLogger("flashtable")
+
+# A simulated table on the same machine as a real one must never touch the real one's files.
+SIM_STATE_DIR = (
+    Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "flashtable-sim"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,13 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"operator config file (default: {DEFAULT_PATH}; defaults if it is missing)",
         )
 
-    def state_dir_option(sub: argparse.ArgumentParser) -> None:
+    def state_dir_option(sub: argparse.ArgumentParser, *, sim: bool = False) -> None:
+        also = f"; with --sim: {SIM_STATE_DIR}, apart from a real table's" if sim else ""
         sub.add_argument(
             "--state-dir",
             type=Path,
-            default=DEFAULT_STATE_DIR,
             metavar="DIR",
-            help=f"where the daemon keeps its own files (default: {DEFAULT_STATE_DIR})",
+            help=f"where the daemon keeps its own files (default: {DEFAULT_STATE_DIR}{also})",
         )
 
     def log_option(sub: argparse.ArgumentParser) -> None:
@@ -57,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         "simulated pins (no hardware needed). Stops cleanly on SIGTERM or Ctrl-C.",
     )
     config_option(run)
-    state_dir_option(run)
+    state_dir_option(run, sim=True)
     run.add_argument(
         "--sim", action="store_true", help="run on simulated pins instead of the Pi's GPIO"
     )
@@ -132,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "settings":
             if args.action != "set" and args.changes:
                 parser.error(f"'{args.action}' takes no KEY=VALUE")
-            return settings_command(load(args.config), args.state_dir, args.action, args.changes)
+            state_dir = args.state_dir or DEFAULT_STATE_DIR
+            return settings_command(load(args.config), state_dir, args.action, args.changes)
         config = load(args.config)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         if args.command == "sim":
@@ -142,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             stream=sys.stdout,
             format="%(levelname)s %(name)s: %(message)s",
         )
-        return asyncio.run(run_daemon(config, args.state_dir, simulated=args.sim, seed=seed))
+        state_dir = args.state_dir or (SIM_STATE_DIR if args.sim else DEFAULT_STATE_DIR)
+        return asyncio.run(run_daemon(config, state_dir, simulated=args.sim, seed=seed))
     except ConfigError as err:
         print(f"flashtable: {err}", file=sys.stderr)
         return 1
