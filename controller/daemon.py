@@ -130,7 +130,7 @@ class Daemon:
                 hopper_empty=lambda: empty is not None and bool(empty.is_active),
             )
         self.table = game.new_table(settings, pinmap.seats, has_launcher=self.ejector is not None)
-        # `log` from `start` with a generator in the state `start_rng` gives replays the game.
+        # Replaying `log` from `start` with `start_rng()` plays this game again, exactly.
         self.start = self.table
         self._start_rng_state = rng.getstate()
         if state_dir is not None and state_dir.is_dir():
@@ -148,7 +148,6 @@ class Daemon:
         self._wakeup: Timer | None = None
         self._wakeup_at: float | None = None
         self._shown: game.View | None = None
-        self._running = False
         self.store = store
         self._base_settings = store.base if store is not None else settings
         self.panel = Panel(self)
@@ -173,7 +172,6 @@ class Daemon:
 
     async def run(self) -> None:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
-        self._running = True
         try:
             # Cards owed from before come first, so the saved count is never lowered
             # before they are owed again; the first event also starts the idle clock.
@@ -193,7 +191,6 @@ class Daemon:
                 finally:
                     self._queue.task_done()
         finally:
-            self._running = False
             with contextlib.suppress(asyncio.CancelledError):
                 # Edges already handed over from the pin threads get onto the queue first.
                 await asyncio.sleep(0)
