@@ -222,6 +222,7 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     from hardware.sim.launcher import LauncherModel
 
     from .daemon import Daemon
+    from .sdnotify import keep_watchdog_fed, notify, watchdog_interval
     from .settings_store import SettingsStore, settings_notice
 
     loop = asyncio.get_running_loop()
@@ -268,11 +269,23 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     except (GPIOZeroError, OSError) as err:
         print(f"flashtable: cannot drive the table's pins: {err}", file=sys.stderr)
         return 1
+
+    def stop() -> None:
+        notify("STOPPING=1")
+        daemon.stop()
+
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, daemon.stop)
+        loop.add_signal_handler(signum, stop)
     loop.add_signal_handler(signal.SIGHUP, daemon.reload_settings)
     log.info("table %s: %d seats, %s pins, seed %d", config.table_id, config.seats, name, seed)
-    await daemon.run()
+    running = asyncio.create_task(daemon.run())
+    await asyncio.sleep(0)  # the table has shown its first screen
+    notify("READY=1")
+    interval = watchdog_interval()
+    watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
+    await running
+    if watchdog is not None:
+        watchdog.cancel()
     log.info("stopped")
     return 0
 

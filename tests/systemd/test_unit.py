@@ -1,0 +1,72 @@
+"""The service unit passes systemd's own checks, and the daemon speaks sd_notify to it."""
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+UNIT = Path(__file__).parents[2] / "systemd" / "flashtable.service"
+ANALYZE = shutil.which("systemd-analyze")
+needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
+
+
+def installed_unit(tmp_path: Path) -> Path:
+    """The unit as installed here: ExecStart names this environment's flashtable."""
+    script = Path(sys.executable).parent / "flashtable"
+    text = UNIT.read_text(encoding="utf-8")
+    assert "ExecStart=/opt/flashtable/bin/flashtable run\n" in text
+    unit = tmp_path / "flashtable.service"
+    unit.write_text(text.replace("/opt/flashtable/bin/flashtable", str(script)))
+    return unit
+
+
+@needs_analyze
+def test_systemd_analyze_verify_finds_nothing_wrong(tmp_path):
+    result = subprocess.run(
+        [ANALYZE, "verify", str(installed_unit(tmp_path))], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "flashtable.service" not in result.stderr
+
+
+@needs_analyze
+def test_the_sandbox_is_tight(tmp_path):
+    result = subprocess.run(
+        [ANALYZE, "security", "--offline=true", str(installed_unit(tmp_path))],
+        capture_output=True,
+        text=True,
+    )
+    level = re.search(r"Overall exposure level for flashtable.service: ([\d.]+)", result.stdout)
+    assert level is not None, result.stdout + result.stderr
+    assert float(level.group(1)) <= 2.0  # systemd calls up to 3.9 "OK"
+
+
+def test_the_daemon_tells_systemd_it_is_ready_alive_and_stopping(tmp_path):
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(address)
+        sock.settimeout(30)
+        env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"}
+        process = subprocess.Popen(
+            [sys.executable, "-m", "controller", "run", "--sim", "--state-dir", str(tmp_path)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            messages = [sock.recv(100).decode() for _ in range(4)]
+            assert messages[0] == "READY=1"
+            assert set(messages[1:]) == {"WATCHDOG=1"}  # every 0.1 s while the loop runs
+            process.send_signal(signal.SIGTERM)
+            while (message := sock.recv(100).decode()) == "WATCHDOG=1":
+                pass
+            assert message == "STOPPING=1"
+            assert process.wait(timeout=30) == 0
+        finally:
+            process.kill()
