@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import random
 
-from gpiozero.exc import PinFixedPull, PinInvalidPull
-
 from ..clock import Clock, Timer
 from ..pinmap import PinMap
 from .pins import SimFactory, SimPin
@@ -39,37 +37,16 @@ class GroundingPin(SimPin):
     Both the hopper switch and the beam receiver are wired this way, so the level survives the
     daemon setting (or a restart re-setting) the pull-up on the pin."""
 
-    def __init__(self, factory: SimFactory, info) -> None:
-        self._grounded = False
-        super().__init__(factory, info)
-
     @property
     def grounded(self) -> bool:
-        return self._grounded
+        return self.driven is False
 
     @grounded.setter
     def grounded(self, value: bool) -> None:
-        self._grounded = bool(value)
-        self._settle()
-
-    def _set_pull(self, value) -> None:
-        if self._function != "input":
-            raise PinFixedPull(f"cannot set pull on non-input pin {self!r}")
-        if self.info.pull and value != self.info.pull:
-            raise PinFixedPull(f"{self!r} has a fixed pull resistor")
-        if value not in ("floating", "up", "down"):
-            raise PinInvalidPull("pull must be floating, up, or down")
-        self._pull = value
-        self._settle()
-
-    def _settle(self) -> None:
-        if self._function != "input":
-            return
-        # A released line with no pull resistor would drift; it is read high here.
-        if not self._grounded and self._pull != "down":
-            self.drive_high()
-        else:
+        if value:
             self.drive_low()
+        else:
+            self.release()
 
 
 class LauncherModel:

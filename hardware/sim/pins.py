@@ -35,9 +35,17 @@ class SimPin(MockPWMPin):
         self.driven = False
         super().drive_low()
 
+    def release(self) -> None:
+        """Let go of the line: its pull decides again (an open line with no pull reads high)."""
+        self.driven = None
+        if self._function == "input":
+            super().drive_low() if self._pull == "down" else super().drive_high()
+
     def _set_pull(self, value) -> None:
+        # The pull is not something outside driving the line: keep what was driven.
         driven = self.driven
         super()._set_pull(value)
+        self.driven = driven
         if driven is not None:
             self.drive_high() if driven else self.drive_low()
 
