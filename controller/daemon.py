@@ -273,7 +273,7 @@ class Daemon:
 
     def _encoder_turned(self, steps: int) -> None:
         if self.table.asleep:
-            self.feed(Command("wake", self.clock.now()))
+            self._activity()  # a turn that wakes the table only wakes it
         elif self.table.launcher.fault is None:
             self._activity()
             self.panel.turn(steps)
@@ -353,7 +353,8 @@ class Daemon:
                 self._announce(effect)
             elif isinstance(effect, Dispense | ResumeLauncher):
                 self._launch(effect)
-        self._apply_settings(self.table.settings)
+        if self.table.settings is not self._applied:
+            self._apply_settings(self.table.settings)
         self._schedule_wakeup()
         if self._owed is not None and self.ejector is not None:
             launcher = self.table.launcher
@@ -385,6 +386,7 @@ class Daemon:
 
     def _apply_settings(self, settings: Settings) -> None:
         """The settings the hardware itself follows (the game reads the rest from its state)."""
+        self._applied = settings
         self.board.buzzer.volume = str(settings.volume)
         for light in self.board.lights.values():
             light.brightness = int(settings.brightness) / 100  # type: ignore[arg-type]
