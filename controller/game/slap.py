@@ -23,7 +23,7 @@ EPSILON = 1e-9  # float slack so that exactly 1 ms still counts as a tie
 class Place:
     seat: int
     ms: int | None  # reaction time; None: never pressed
-    tie: bool = False  # placed by the random draw among presses within TIE
+    tie: bool = False  # another press lies within TIE of this one: its place was drawn
 
 
 def start(table: Table, at: float, effects: list[Effect]) -> Table:
@@ -91,19 +91,22 @@ def fire(table: Table, when: float, now: float, rng: random.Random, effects: lis
 
 
 def rank(race: SlapRace, rng: random.Random) -> list[Place]:
-    """Fastest first by edge time; presses within TIE of each other in random order."""
-    pressed = sorted(race.presses.items(), key=lambda item: (item[1], item[0]))
-    groups: list[list[tuple[int, float]]] = []
-    for seat, edge in pressed:
-        if groups and edge - groups[-1][-1][1] <= TIE + EPSILON:
-            groups[-1].append((seat, edge))
-        else:
-            groups.append([(seat, edge)])
+    """Fastest first by edge time; presses within TIE of each other in random order.
+
+    A tie is a pair of presses, not a chain: 0.8 ms + 0.8 ms apart makes two ties, and the
+    presses 1.6 ms apart keep their order. So each place is drawn at random among the
+    presses still unplaced that lie within TIE of the earliest of them; any two presses more
+    than TIE apart come out in edge order.
+    """
+    pending = sorted(race.presses.items(), key=lambda item: (item[1], item[0]))
+    edges = [edge for _, edge in pending]
     places: list[Place] = []
-    for group in groups:
-        if len(group) > 1:
-            rng.shuffle(group)
-        places += [Place(s, round((e - race.started) * 1000), len(group) > 1) for s, e in group]
+    while pending:
+        first = pending[0][1]
+        candidates = [i for i, (_, edge) in enumerate(pending) if edge - first <= TIE + EPSILON]
+        seat, edge = pending.pop(rng.choice(candidates) if len(candidates) > 1 else 0)
+        tie = sum(abs(other - edge) <= TIE + EPSILON for other in edges) > 1
+        places.append(Place(seat, round((edge - race.started) * 1000), tie))
     return places + [Place(s, None) for s in sorted(race.racers - race.presses.keys())]
 
 

@@ -1,5 +1,8 @@
 """The SLAP race: ranked by pin-edge time when the window closes, ties drawn at random."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from controller.game import Phase, Press
 from controller.game.slap import PAGE_TIME
 from controller.game.view import SLAP_LINES
@@ -7,10 +10,10 @@ from controller.game.view import SLAP_LINES
 from .driver import Game
 
 
-def slap_game(seed=0, **settings) -> tuple[Game, int, float]:
-    """Four seats, a turn running; the lit player has slapped. (game, slapper, slap edge)"""
-    game = Game(settings, seed=seed)
-    slapper = game.start(1, 2, 3, 4)
+def slap_game(seed=0, stations=4, **settings) -> tuple[Game, int, float]:
+    """All seats taken, a turn running; the lit player has slapped. (game, slapper, slap edge)"""
+    game = Game(settings, seed=seed, stations=stations)
+    slapper = game.start(*range(1, stations + 1))
     game.wait(1.0)
     game.press("slap")
     return game, slapper, game.now
@@ -227,3 +230,51 @@ def test_lost_races_count_in_the_statistics():
     assert game.table.stats[a].slaps_lost == 1
     assert game.table.stats[slapper].slaps_lost == 0
     assert game.table.stats[slapper].turns == 1
+
+
+# Gaps between consecutive presses in microseconds, dense around 1 ms so that chains of
+# near-ties (0.8 ms + 0.8 ms) and exact 1 ms gaps come up often.
+press_gaps = st.lists(
+    st.one_of(st.integers(0, 2100), st.sampled_from([500, 800, 999, 1000, 1001, 50_000])),
+    min_size=7,
+    max_size=7,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(gaps=press_gaps, order=st.permutations(range(7)), seed=st.integers(0, 2**32 - 1))
+def test_presses_more_than_a_millisecond_apart_keep_their_order_and_tie_shows_only_for_ties(
+    gaps, order, seed
+):
+    game, slapper, t = slap_game(seed=seed, stations=8)
+    racers = game.others(slapper)
+    micros, at = {}, 200_000
+    for n, gap in zip(order, gaps, strict=True):
+        at += gap
+        micros[racers[n]] = at
+    # Handled all at once, in seat order, after the last edge: only edge times may count.
+    for seat in racers:
+        game.feed(Press(f"seat{seat}", t + micros[seat] / 1e6), t + 1.0)
+    game.run_until(t + 3.0)
+    [result] = game.announced("slap_result")
+    verdict = game.lines
+    pages = []
+    for page in range(1, 5):
+        game.run_until(t + 3.0 + page * PAGE_TIME)
+        pages += game.lines
+
+    def tied(seat):  # another press within 1 ms of this one
+        return any(abs(micros[seat] - micros[o]) <= 1000 for o in racers if o != seat)
+
+    ranked = [p["seat"] for p in result["order"]]
+    for i, a in enumerate(ranked):
+        for b in ranked[i + 1 :]:
+            assert micros[a] - micros[b] <= 1000, "a press more than 1 ms later ranked ahead"
+    [loser] = result["slowest"]
+    assert loser == ranked[-1]
+    assert result["tie"] is tied(loser)
+    assert verdict[0] == (f"Tie! Seat {loser} lost" if tied(loser) else f"Slowest: Seat {loser}")
+    for n, seat in enumerate(ranked, start=1):
+        mark = "=" if tied(seat) else "."
+        assert pages[n - 1].startswith(f"{n}{mark} Seat {seat} ")
+        assert result["order"][n - 1]["tie"] is tied(seat)
