@@ -3,6 +3,9 @@
 A write goes to a temporary file beside the target, is flushed to the disk, renamed over the
 target, and the directory is flushed, so a power cut leaves the old file or the new one. A
 file that cannot be read back is moved aside as `NAME.bad` for the operator to look at.
+
+Written as root (`sudo flashtable settings set ...`), a file takes the owner and group of its
+directory: the daemon runs as its own user and must still read and replace it.
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ def write_atomic(path: Path, data: bytes) -> None:
     temp = Path(name)
     try:
         os.fchmod(fd, 0o640)
+        if os.geteuid() == 0:
+            owner = os.stat(path.parent)
+            os.fchown(fd, owner.st_uid, owner.st_gid)
         with os.fdopen(fd, "wb") as file:
             file.write(data)
             file.flush()

@@ -1,5 +1,6 @@
 """`flashtable --help` and its commands explain themselves; usage errors exit 2."""
 
+import os
 import subprocess
 import sys
 
@@ -81,3 +82,14 @@ def test_settings_are_shown_set_and_reset_from_the_shell(tmp_path, capsys):
     assert "* turn_timer         8 s" in capsys.readouterr().out
     assert main(["settings", "reset", *state]) == 0
     assert "  turn_timer         6 s" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can write a file for another user")
+def test_settings_set_as_root_leave_a_file_the_daemons_user_owns(tmp_path, capsys):
+    daemon_user, daemon_group = 4242, 4243  # the owner of an installed table's state directory
+    os.chown(tmp_path, daemon_user, daemon_group)
+    for action in (["set", "turn_timer=8"], ["reset"]):
+        assert main(["settings", *action, "--state-dir", str(tmp_path)]) == 0
+        written = (tmp_path / "settings.json").stat()
+        assert (written.st_uid, written.st_gid) == (daemon_user, daemon_group)
+        assert written.st_mode & 0o777 == 0o640
