@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from gpiozero import Motor, RotaryEncoder
 
+from .animator import Animator
 from .clock import Clock
 from .display import TextDisplay
 from .inputs import EdgeCallback, EdgeInput
@@ -40,6 +41,7 @@ class Board:
         self.display = display
         self.inputs: dict[str, EdgeInput] = {}
         self.lights: dict[int, Light] = {}
+        self.animator = Animator(clock)
         self._devices: list = []
         try:
             for role in input_roles(pinmap.seats):
@@ -50,7 +52,7 @@ class Board:
                     )
             for seat in range(1, pinmap.seats + 1):
                 pin = pinmap[seat_role(seat, "light")]
-                self.lights[seat] = self._keep(Light(pin, pin_factory=pin_factory))
+                self.lights[seat] = self._keep(Light(pin, self.animator, pin_factory=pin_factory))
             self.buzzer = self._keep(Buzzer(pinmap["buzzer"], clock, pin_factory=pin_factory))
             self.encoder = self._keep(
                 RotaryEncoder(pinmap["encoder.a"], pinmap["encoder.b"], pin_factory=pin_factory)

@@ -8,6 +8,7 @@ from enum import Enum
 from gpiozero import PWMLED, PWMOutputDevice
 from gpiozero.tones import Tone
 
+from .animator import Animator, Wave
 from .clock import Clock, Timer
 
 
@@ -24,31 +25,27 @@ class Pattern(Enum):
 
 
 DIM_LEVEL = 0.15
-_BLINKS = {
-    # pattern: (on, off, fade in, fade out) seconds
-    Pattern.PULSE: (0.0, 0.0, 0.6, 0.6),
-    Pattern.BLINK: (0.4, 0.4, 0.0, 0.0),
-    Pattern.BLINK_FAST: (0.12, 0.12, 0.0, 0.0),
-    Pattern.FLASH: (0.06, 0.06, 0.0, 0.0),
+_STEADY = {Pattern.OFF: 0.0, Pattern.ON: 1.0, Pattern.DIM: DIM_LEVEL}
+WAVES = {
+    Pattern.PULSE: Wave(on=0.0, off=0.0, fade_in=0.6, fade_out=0.6),
+    Pattern.BLINK: Wave(on=0.4, off=0.4),
+    Pattern.BLINK_FAST: Wave(on=0.12, off=0.12),
+    Pattern.FLASH: Wave(on=0.06, off=0.06),
 }
 
 
-class _DimmableLED(PWMLED):
-    """A PWM LED whose every write, steady or blinking, is scaled by `scale` (brightness)."""
-
-    def __init__(self, pin: int, *, pin_factory=None) -> None:
-        self.scale = 1.0
-        super().__init__(pin, pin_factory=pin_factory)
-
-    def _write(self, value) -> None:
-        super()._write(float(value) * self.scale)
-
-
 class Light:
-    """A seat's button light. `pattern` is what it shows now, for the game and the simulator."""
+    """A seat's button light. `pattern` is what it shows now, for the game and the simulator.
 
-    def __init__(self, pin: int, *, pin_factory=None) -> None:
-        self._led = _DimmableLED(pin, pin_factory=pin_factory)
+    Steady patterns are one write; moving ones are played by the board's `Animator`. Every
+    level is scaled by `brightness` as it is written.
+    """
+
+    def __init__(self, pin: int, animator: Animator, *, pin_factory=None) -> None:
+        self._led = PWMLED(pin, pin_factory=pin_factory)
+        self._animator = animator
+        self._scale = 1.0
+        self._level = 0.0  # before brightness
         self.pattern = Pattern.OFF
 
     @property
@@ -57,33 +54,32 @@ class Light:
 
     @property
     def brightness(self) -> float:
-        return self._led.scale
+        return self._scale
 
     @brightness.setter
     def brightness(self, value: float) -> None:
         value = min(max(value, 0.0), 1.0)
-        if value == self._led.scale:
-            return
-        self._led.scale = value
-        # A blink picks the new scale up at its next step; a steady light is written again.
-        if self.pattern in (Pattern.ON, Pattern.DIM):
-            pattern, self.pattern = self.pattern, Pattern.OFF
-            self.show(pattern)
+        if value != self._scale:
+            self._scale = value
+            self._write(self._level)
 
     def show(self, pattern: Pattern) -> None:
         if pattern == self.pattern:
             return
         self.pattern = pattern
-        if pattern is Pattern.OFF:
-            self._led.off()
-        elif pattern is Pattern.ON:
-            self._led.on()
-        elif pattern is Pattern.DIM:
-            self._led.value = DIM_LEVEL
+        wave = WAVES.get(pattern)
+        if wave is None:
+            self._animator.stop(self)
+            self._write(_STEADY[pattern])
         else:
-            self._led.blink(*_BLINKS[pattern])
+            self._animator.play(self, wave, self._write)
+
+    def _write(self, level: float) -> None:
+        self._level = level
+        self._led.value = level * self._scale
 
     def close(self) -> None:
+        self._animator.stop(self)
         self._led.close()
 
 

@@ -1,13 +1,10 @@
 """Every role of the map is a gpiozero device on the pin the map names (on mock pins)."""
 
-import time
-
 import pytest
 
 from hardware.board import Board
 from hardware.clock import VirtualClock
 from hardware.lcd import simulated_display
-from hardware.outputs import DIM_LEVEL, Pattern
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
 from hardware.sim.pins import SimFactory
 
@@ -106,29 +103,5 @@ def test_the_buzzer_plays_a_tune_note_by_note_in_virtual_time(factory):
         board.buzzer.volume = "off"
         board.buzzer.play("test", [("A4", 0.1)])
         assert pin.state == 0 and board.buzzer.playing is None
-    finally:
-        board.close()
-
-
-def test_brightness_scales_steady_and_blinking_lights(factory):
-    board = build(factory, PinMap.build(8))
-    try:
-        light = board.lights[1]
-        light.brightness = 0.3
-        light.show(Pattern.ON)
-        assert light.pin.state == pytest.approx(0.3)
-        light.show(Pattern.DIM)
-        assert light.pin.state == pytest.approx(0.3 * DIM_LEVEL)
-        light.show(Pattern.BLINK_FAST)
-        # The blink runs on gpiozero's own thread, in real time: wait for an "on" half.
-        deadline = time.monotonic() + 2.0
-        seen = set()
-        while time.monotonic() < deadline and 0.3 not in seen:
-            seen.add(round(light.pin.state, 3))
-            time.sleep(0.005)
-        assert max(seen) == pytest.approx(0.3)
-        light.brightness = 1.0
-        light.show(Pattern.ON)
-        assert light.pin.state == 1.0
     finally:
         board.close()
