@@ -27,6 +27,7 @@ from hardware.sim.pins import SimFactory, SimPin
 
 from .config import Config
 from .daemon import Daemon, GameEvent
+from .game import Phase
 from .settings_store import Loaded, SettingsStore, settings_notice
 
 TAP_TIME = 0.12  # how long a finger stays on a button in a tap
@@ -211,8 +212,12 @@ class SimTable:
         return {seat: self.light(seat) for seat in self.daemon.board.lights}
 
     def lit(self) -> list[int]:
-        """Seats whose light shows a turn (pulsing or blinking)."""
-        return [s for s, p in self.lights.items() if p in ("pulse", "blink_fast")]
+        """The seat whose light shows a turn (pulsing, or blinking: picked again, last
+        seconds), as a list: empty when no turn runs."""
+        turn = self.daemon.table.turn
+        if self.daemon.table.phase is not Phase.TURN or turn is None:
+            return []
+        return [s for s, p in self.lights.items() if p in ("pulse", "blink", "blink_fast")]
 
     def events_of(self, kind: str) -> list[GameEvent]:
         return [e for e in self.events if e.type == kind]

@@ -12,6 +12,7 @@ TUNES: Mapping[str, Sequence[Note]] = {
     "refuse": (("C4", 0.15), (None, 0.05), ("C4", 0.15)),
     "start": (("C5", 0.1), ("E5", 0.1), ("G5", 0.1), ("C6", 0.25)),
     "turn": (("A5", 0.05),),
+    "again": (("A5", 0.05), (None, 0.05), ("A5", 0.05)),  # the same seat once more
     "tick": (("E6", 0.03),),
     "timeout": (("A3", 0.25), ("F3", 0.45)),
     "pause": (("E5", 0.08), ("A4", 0.12)),

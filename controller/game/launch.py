@@ -31,6 +31,16 @@ def in_use(table: Table) -> bool:
     return table.has_launcher and table.settings.mode in ("extreme", "table")
 
 
+def answers(table: Table) -> bool:
+    """Whether a press of the launcher button is a hit now. Extreme mode tracks no turns,
+    so there its launcher answers from the idle screen too, with nobody seated."""
+    if not in_use(table):
+        return False
+    if table.phase is Phase.SEATING:
+        return table.settings.mode == "extreme"
+    return table.phase in HIT_PHASES
+
+
 def profile(settings: Settings) -> profiles.LauncherProfile:
     name = str(settings.launcher_profile)
     if name == "custom":

@@ -34,6 +34,7 @@ class Turn:
     hidden: bool = False  # a surprise limit: the countdown shows only in the last seconds
     banner: str | None = None  # replaces the first LCD line until banner_until
     banner_until: float = 0.0
+    again: bool = False  # the same seat picked twice running: its light blinks meanwhile
 
 
 @dataclass(frozen=True)

@@ -46,10 +46,13 @@ def start(
     effects: list[Effect],
     *,
     banner: str | None = None,
+    again: bool = False,
 ) -> Table:
-    """Light `seat` from `at`, with a fresh limit."""
+    """Light `seat` from `at`, with a fresh limit; `again`: it was this seat's turn just now."""
     seconds, hidden = limit(table.settings, seat, rng)
     deadline = None if seconds is None else at + seconds
+    if again:
+        banner = f"Seat {seat} again!"
     turn = Turn(
         seat,
         at,
@@ -58,6 +61,7 @@ def start(
         hidden,
         banner,
         at + BANNER_TIME if banner else 0.0,
+        again,
     )
     effects.append(Announce("turn_started", {"seat": seat, "limit": seconds}))
     return replace(
@@ -74,9 +78,11 @@ def next_turn(
     table: Table, at: float, rng: random.Random, effects: list[Effect], *, sound: bool = True
 ) -> Table:
     seat = picker.pick(str(table.settings.picker), table.seated, table.picks, rng)
+    # A repeat must not look like a missed press: it is named, sounds and blinks.
+    again = bool(table.picks) and table.picks[-1] == seat
     if sound:
-        effects.append(Sound("turn"))
-    return start(table, seat, at, rng, effects)
+        effects.append(Sound("again" if again else "turn"))
+    return start(table, seat, at, rng, effects, again=again)
 
 
 def end(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
@@ -146,4 +152,4 @@ def banner_fire(
     table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
 ) -> Table:
     assert table.turn is not None
-    return replace(table, turn=replace(table.turn, banner=None))
+    return replace(table, turn=replace(table.turn, banner=None, again=False))

@@ -18,6 +18,8 @@ from .turns import warning
 MODE_NAMES = {"flash": "Flash", "extreme": "Extreme", "table": "Table"}
 SLAP_LINES = ("SLAP!", "Hit your button!")
 SLEEP_LINES = ("Sleeping", "Press any button")
+IDLE_JOIN = "Press to join"
+IDLE_HIT = "Press launcher"
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,9 @@ def _light(table: Table, seat: int) -> str:
     if phase is Phase.SEATING:
         return "on" if seated else "off"
     if phase is Phase.TURN and table.turn is not None and seat == table.turn.seat:
-        return "blink_fast" if warning(table.turn) else "pulse"
+        if warning(table.turn):
+            return "blink_fast"
+        return "blink" if table.turn.again else "pulse"
     if phase is Phase.SLAP and table.race is not None and seat in table.race.racers:
         return "on" if seat in table.race.presses else "blink"
     if phase is Phase.NOTICE and table.notice is not None and seat in table.notice.flash:
@@ -73,8 +77,7 @@ def _lines(table: Table) -> Lines:
         return table.message.lines
     phase = table.phase
     if phase is Phase.SEATING:
-        seats = "".join(str(s) for s in sorted(table.seated))
-        return ("Press to join", f"Seats {seats}" if seats else "No seats yet")
+        return _idle_lines(table)
     if phase is Phase.NOTICE and table.notice is not None:
         return table.notice.lines
     if phase is Phase.SLAP:
@@ -82,15 +85,29 @@ def _lines(table: Table) -> Lines:
     if phase is Phase.ROUND_OVER and table.summary is not None:
         return summary.pages(table)[table.summary.page]
     if phase is Phase.EXTREME:
-        profile = str(table.settings.launcher_profile)
-        first = f"Extreme{profile:>9}" if len(profile) <= 8 else f"Ext. {profile}"
-        return (first, table.launcher.result or "Press launcher")
+        return (_extreme_header(table.settings), table.launcher.result or IDLE_HIT)
     turn = table.turn
     assert turn is not None
     if phase is Phase.PAUSED:
         left = "" if turn.shown is None else f"{_seconds(turn)} left"
         return ("Paused", f"Seat {turn.seat} {left:>9}")
     return (turn.banner or header(table.settings), f"Seat {turn.seat} turn {_seconds(turn):>4}")
+
+
+def _idle_lines(table: Table) -> Lines:
+    """Before a round: what the table is set to play, and who has joined (SPEC §3)."""
+    seats = "".join(str(s) for s in sorted(table.seated))
+    joined = f"Seats {seats}" if seats else ""
+    if table.settings.mode == "extreme" and launch.in_use(table):
+        # No seating needed: the launcher answers from here (SPEC §2).
+        return (_extreme_header(table.settings), table.launcher.result or joined or IDLE_HIT)
+    return (header(table.settings), joined or IDLE_JOIN)
+
+
+def _extreme_header(settings: Settings) -> str:
+    # Extreme has no timer: its launcher profile is what the players want to know.
+    profile = str(settings.launcher_profile)
+    return f"Extreme{profile:>9}" if len(profile) <= 8 else f"Ext. {profile}"
 
 
 def _seconds(turn: Turn) -> str:

@@ -147,3 +147,25 @@ async def test_a_stop_in_the_middle_of_a_penalty_then_a_restart_deals_it_exactly
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
         await table.advance(3.0)
         assert first + table.cards_out == 4
+
+
+async def test_extreme_mode_fires_from_the_idle_screen_with_nobody_seated():
+    async with SimTable(Config(settings=Settings({"mode": "extreme"})), seed=3) as table:
+        assert table.lcd == ("Extreme  classic", "Press launcher  ")
+        for _ in range(12):
+            await table.tap("launcher")
+            await table.advance(2.0)
+        hits = table.events_of("hit")
+        assert len(hits) == 12 and all(hit.data["seat"] is None for hit in hits)
+        assert table.events_of("round_started") == []
+        fired = sum(hit.data["cards"] for hit in hits)
+        assert fired > 0 and table.cards_out == fired
+        assert table.lcd[1].startswith("Launcher: ")
+
+
+async def test_the_launcher_waits_for_a_round_in_table_mode():
+    async with SimTable(config(), seed=3) as table:
+        await table.tap("launcher")
+        await table.advance(2.0)
+        assert table.events_of("hit") == []
+        assert table.cards_out == 0

@@ -100,7 +100,7 @@ async def test_the_turn_timer_set_to_6s_shows_and_times_the_next_turn(config):
         assert lcd(table) == ("→Turn timer", "6 s")
         await back(table)
         assert not table.daemon.panel.is_open
-        assert lcd(table) == ("Press to join", "No seats yet")
+        assert lcd(table) == ("Table   timer 6s", "Press to join")  # the new setting shows
 
         await seat_and_start(table, 1, 2)
         assert lcd(table)[0] == "Table   timer 6s"
@@ -229,7 +229,7 @@ async def test_start_pause_resume_new_round_and_change_seats_from_the_menu(confi
         assert len(table.events_of("round_started")) == 2
         await goto(table, "Change seats")
         await push(table)
-        assert lcd(table) == ("Press to join", "Seats 12")
+        assert lcd(table) == ("Table   timer 4s", "Seats 12")
         await table.tap("seat3")
         assert lcd(table)[1] == "Seats 123"
 
@@ -333,7 +333,7 @@ async def test_the_menu_closes_by_itself_when_left_alone(config):
         assert table.daemon.panel.is_open
         await table.advance(1.5)
         assert not table.daemon.panel.is_open
-        assert lcd(table) == ("Press to join", "No seats yet")
+        assert lcd(table) == ("Table   timer 4s", "Press to join")
 
 
 async def test_a_launcher_jam_takes_the_lcd_from_the_menu(config):
@@ -373,7 +373,7 @@ async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(co
         assert (tmp_path / "settings.json.bad").read_bytes() == b"\x00\x17garbage"
         assert table.daemon.table.settings.turn_timer == 4
         await table.advance(6.0)
-        assert lcd(table) == ("Press to join", "No seats yet")
+        assert lcd(table) == ("Table   timer 4s", "Press to join")
 
 
 async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(config, tmp_path):

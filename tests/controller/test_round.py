@@ -11,9 +11,12 @@ SETTINGS = Settings({"turn_timer": 4})
 
 
 def lit_and_dim(table: SimTable, lit: int) -> None:
-    """`lit` pulses; the other seated players are dim; the stations nobody took are dark."""
+    """`lit` pulses (blinks a moment when picked twice running); the other seated players
+    are dim; the stations nobody took are dark."""
+    turn = table.daemon.table.turn
+    shows = "blink" if turn is not None and turn.again else "pulse"
     for seat, pattern in table.lights.items():
-        expected = "pulse" if seat == lit else ("dim" if seat in SEATS else "off")
+        expected = shows if seat == lit else ("dim" if seat in SEATS else "off")
         assert pattern == expected, (seat, pattern)
 
 
@@ -22,7 +25,7 @@ async def test_a_whole_round_with_four_seats():
         # Seating.
         for seat in SEATS:
             await table.tap(f"seat{seat}")
-        assert table.lcd == ("Press to join   ", "Seats 1234      ")
+        assert table.lcd == ("Table   timer 4s", "Seats 1234      ")
         assert [table.light(s) for s in SEATS] == ["on"] * 4
 
         # The first pick.
@@ -40,7 +43,8 @@ async def test_a_whole_round_with_four_seats():
             assert table.events_of("turn_ended")[-1].data["seat"] == lit
             [now_lit] = table.lit()
             lit_and_dim(table, now_lit)
-            assert table.lcd == ("Table   timer 4s", f"Seat {now_lit} turn   4s")
+            first_line = f"Seat {lit} again!" if now_lit == lit else "Table   timer 4s"
+            assert table.lcd == (first_line.ljust(16), f"Seat {now_lit} turn   4s")
 
         # A timeout: fast blink in the last 2 s, then the penalty is named.
         [late] = table.lit()

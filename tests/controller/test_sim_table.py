@@ -1,5 +1,7 @@
 """A simulated table plays: seating, start, turns ended by the lit seat, timeouts."""
 
+import pytest
+
 from controller.config import Config
 from controller.settings import Settings
 from controller.sim import SimTable
@@ -16,7 +18,7 @@ async def seat(table: SimTable, *seats: int) -> None:
 
 async def test_three_seats_play_turns_and_a_4s_timeout_names_the_seat():
     async with SimTable(config(turn_timer=4), seed=7) as table:
-        assert table.lcd == ("Press to join   ", "No seats yet    ")
+        assert table.lcd == ("Table   timer 4s", "Press to join   ")
         await seat(table, 1, 3, 6)
         assert table.lcd[1].rstrip() == "Seats 136"
         assert {s for s, p in table.lights.items() if p == "on"} == {1, 3, 6}
@@ -65,14 +67,14 @@ async def test_start_needs_two_players():
         assert table.lcd[0].rstrip() == "Need 2+ players"
         assert table.lit() == []
         await table.advance(3.5)
-        assert table.lcd == ("Press to join   ", "Seats 2         ")
+        assert table.lcd == ("Table   timer 6s", "Seats 2         ")
 
 
 async def test_pressing_again_releases_a_seat():
     async with SimTable(seed=1) as table:
         await seat(table, 4, 4)
         assert table.light(4) == "off"
-        assert table.lcd[1].rstrip() == "No seats yet"
+        assert table.lcd[1].rstrip() == "Press to join"
 
 
 async def test_a_button_held_at_power_on_is_stuck_and_not_seated():
@@ -118,3 +120,50 @@ async def test_the_countdown_rewrites_only_the_changing_digit():
             assert table.lcd[1].endswith(f"{left}s")
         # One character a second: the digit; nothing else on the glass is written again.
         assert model.ddram_writes - writes == 6
+
+
+@pytest.mark.parametrize(
+    ("settings", "idle"),
+    [
+        ({}, ("Table   timer 6s", "Press to join")),
+        ({"mode": "flash", "turn_timer": 4}, ("Flash   timer 4s", "Press to join")),
+        ({"turn_timer": "off"}, ("Table   no timer", "Press to join")),
+        ({"turn_timer": "surprise"}, ("Table   surprise", "Press to join")),
+        ({"mode": "extreme"}, ("Extreme  classic", "Press launcher")),
+    ],
+)
+async def test_the_idle_screen_shows_the_mode_and_the_timer_setting(settings, idle):
+    async with SimTable(config(**settings), seed=1) as table:
+        assert tuple(line.rstrip() for line in table.lcd) == idle
+
+
+async def test_the_idle_screen_follows_a_setting_changed_before_anyone_joins():
+    async with SimTable(seed=1) as table:
+        table.daemon.change_settings({"turn_timer": 12})
+        await table.settle()
+        assert table.lcd[0] == "Table  timer 12s"
+        await seat(table, 2, 5)
+        assert table.lcd == ("Table  timer 12s", "Seats 25        ")
+
+
+async def test_the_same_seat_picked_again_is_named_sounds_and_blinks():
+    async with SimTable(config(turn_timer="off", sleep_time="off"), seed=5) as table:
+        await seat(table, 1, 2)
+        await table.tap("play_pause")
+        # Two players, the classic picker: a repeat comes soon; every other pick is plain.
+        for _ in range(40):
+            [before] = table.lit()
+            await table.tap(f"seat{before}")
+            [now] = table.lit()
+            if now == before:
+                break
+            assert table.lcd[0] == "Table   no timer"
+            assert table.light(now) == "pulse"
+        else:
+            raise AssertionError("no seat was picked twice running")
+        assert table.lcd == (f"Seat {now} again!".ljust(16), f"Seat {now} turn".ljust(16))
+        assert table.light(now) == "blink"
+        assert table.daemon.board.buzzer.playing == "again"
+        await table.advance(2.0)
+        assert table.lcd[0] == "Table   no timer"
+        assert table.light(now) == "pulse"

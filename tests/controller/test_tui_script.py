@@ -123,7 +123,7 @@ def test_inputs_on_prints_the_presses_the_table_received(tmp_path, capsys):
     assert status == 0
     assert lines[:2] == ["   -    0.000 > seat1", "   1    0.000 seat_claimed    seat=1"]
     assert lines[2] == "   2    0.120 seat_claimed    seat=2"
-    assert lines[3] == "#       0.240 lcd |Press to join   |Seats 12        | lights 1:on 2:on"
+    assert lines[3] == "#       0.240 lcd |Table   timer 6s|Seats 12        | lights 1:on 2:on"
 
 
 def test_hold_and_press_release_are_long_presses(tmp_path, capsys):
@@ -221,7 +221,7 @@ def test_an_empty_hopper_waits_for_a_refill_and_ok(tmp_path, capsys):
         ("expect light 1 sparkle\n", "line 1: no light pattern 'sparkle'"),
         ("expect lcd 'open quote\n", "line 1: No closing quotation"),
         ("tap lit\n", "line 1: 'lit': no seat has the turn now"),
-        ("expect lcd Paused\n", "line 1: LCD shows ('Press to join   ', 'No seats yet    ')"),
+        ("expect lcd Paused\n", "line 1: LCD shows ('Table   timer 6s', 'Press to join   ')"),
         ("expect cards_out 3\n", "line 1: 0 cards out, not 3"),
         ("expect cards_left 5\n", "line 1: 54 cards left in the hopper, not 5"),
         ("expect cards_left many\n", "line 1: cards must be a whole number, not 'many'"),

@@ -7,6 +7,7 @@ import random
 
 from controller.game import (
     Announce,
+    Phase,
     Press,
     Release,
     Sound,
@@ -20,7 +21,7 @@ from controller.game.events import Event
 from controller.settings import Settings
 
 T0 = 100.0
-LIT = ("pulse", "blink_fast")
+LIT = ("pulse", "blink", "blink_fast")  # during a turn: its seat (blink: picked again)
 
 
 class Game:
@@ -98,6 +99,7 @@ class Game:
 
     @property
     def lit(self) -> int:
+        assert self.table.phase is Phase.TURN, self.table.phase
         [seat] = [n for n, p in enumerate(self.view.lights, start=1) if p in LIT]
         return seat
 

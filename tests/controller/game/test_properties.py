@@ -35,6 +35,7 @@ INPUTS = [f"seat{n}" for n in range(1, STATIONS + 1)] + [
 ]
 PATTERNS = {"off", "on", "dim", "pulse", "blink", "blink_fast", "flash"}
 LIT = {"pulse", "blink_fast"}
+TURN_LIT = LIT | {"blink"}  # in a turn, a seat picked again blinks for a moment
 
 game_settings = st.fixed_dictionaries(
     {
@@ -86,6 +87,7 @@ def check(table, effects, now):
     assert all(len(line) <= 16 for line in view.lines)
     lit = [n for n, p in enumerate(view.lights, start=1) if p in LIT]
     if table.phase is Phase.TURN:
+        lit = [n for n, p in enumerate(view.lights, start=1) if p in TURN_LIT]
         assert lit == [table.turn.seat] and table.turn.seat in table.seated
     elif table.phase is not Phase.EXTREME:  # no turns there: lights quicken with the chime
         assert lit == []

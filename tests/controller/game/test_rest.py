@@ -146,7 +146,7 @@ def test_seating_sleeps_too_and_the_waking_press_claims_nothing():
     game.tap("seat2")
     assert not game.table.asleep
     assert game.table.seated == {1}
-    assert game.lines == ("Press to join", "Seats 1")
+    assert game.lines == ("Table   timer 6s", "Seats 1")
     game.tap("seat2")
     assert game.table.seated == {1, 2}
 

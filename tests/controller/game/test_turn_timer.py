@@ -103,14 +103,14 @@ def test_a_timeout_gives_the_penalty_setting_to_the_lit_seat(cards):
 
 def test_after_a_timeout_notice_the_next_player_is_lit():
     game = Game({"turn_timer": 2})
-    game.start(1, 2, 3)
+    late = game.start(1, 2, 3)
     deadline = game.table.turn.deadline
     game.run_until(deadline + NOTICE_TIME - 0.001)
     assert game.table.phase is Phase.NOTICE
     game.run_until(deadline + NOTICE_TIME)
     assert game.table.phase is Phase.TURN
     assert game.table.turn.started == deadline + NOTICE_TIME
-    assert game.sounds()[-1] == "turn"
+    assert game.sounds()[-1] == ("again" if game.lit == late else "turn")
 
 
 def test_a_press_after_the_deadline_is_too_late_even_when_handled_before_the_tick():
