@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import __version__
 from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, load
+from .requests import RereadSettings
 
 log = logging.getLogger("flashtable")
 
@@ -218,10 +219,13 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
 
     from hardware.clock import LoopClock
     from hardware.factory import FactoryError, factory_name, make_factory
-    from hardware.lcd import DisplayError, open_display, simulated_display
+    from hardware.lcd import DisplayError, open_display
+    from hardware.sim.hd44780 import simulated_display
     from hardware.sim.launcher import LauncherModel
+    from hardware.sim.pins import SimFactory
 
     from .daemon import Daemon
+    from .game.glyphs import CUSTOM_CHARS
     from .sdnotify import keep_watchdog_fed, notify, watchdog_interval
     from .settings_store import SettingsStore, settings_notice
 
@@ -229,15 +233,17 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     clock = LoopClock(loop)
     try:
         name = "mock" if simulated else factory_name(config.pin_factory)
-        work_dir = None if simulated else state_dir
-        pin_factory = make_factory(name, clock=clock, chip=config.lgpio_chip, work_dir=work_dir)
+        if name == "mock":
+            pin_factory = SimFactory(clock)
+        else:
+            pin_factory = make_factory(name, chip=config.lgpio_chip, work_dir=state_dir)
     except FactoryError as err:
         print(f"flashtable: {err}", file=sys.stderr)
         return 1
     pinmap = config.pinmap(simulated=simulated)
     try:
         if simulated:
-            display, _ = simulated_display()
+            display, _ = simulated_display(glyphs=CUSTOM_CHARS)
         else:
             display = open_display(
                 config.lcd_interface,
@@ -245,6 +251,7 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
                 pin_factory=pin_factory,
                 i2c_port=config.i2c_port,
                 i2c_address=config.i2c_address,
+                glyphs=CUSTOM_CHARS,
             )
     except DisplayError as err:
         print(f"flashtable: {err}", file=sys.stderr)
@@ -276,7 +283,7 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop)
-    loop.add_signal_handler(signal.SIGHUP, daemon.reload_settings)
+    loop.add_signal_handler(signal.SIGHUP, lambda: daemon.submit(RereadSettings()))
     log.info("table %s: %d seats, %s pins, seed %d", config.table_id, config.seats, name, seed)
     running = asyncio.create_task(daemon.run())
     await asyncio.sleep(0)  # the table has shown its first screen

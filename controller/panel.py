@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
-from hardware.clock import Timer
+from hardware.clock import Clock, Timer
+from hardware.inputs import Change
 
 from . import __version__
-from .game import Command, Phase
-from .game.events import ExactDraw
+from .game import Phase, Table
 from .menu import Action, Back, Context, Menu, Push, Turn, render, step
 from .netinfo import ip_addresses
-from .tunes import TUNES
-
-if TYPE_CHECKING:
-    from .daemon import Daemon
+from .requests import ChangeSettings, DealCards, GameCommand, Request, ResetSettings
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +39,28 @@ MENU_PHASES = {
 }
 
 
+class Host(Protocol):
+    """What the panel sees of the running table, and what it may ask of it."""
+
+    @property
+    def table(self) -> Table: ...
+
+    def beam_clear(self) -> bool | None: ...
+
+    def handle(self, request: Request) -> object: ...
+
+    def play_tune(self, name: str) -> None: ...
+
+    def refresh(self) -> None: ...
+
+
 class Panel:
-    """Menu state, its timers, what it asks of the daemon, and the hardware tests' state.
+    """Menu state, its timers, what it asks of the table, and the hardware tests' state.
     Loop thread only."""
 
-    def __init__(self, daemon: Daemon) -> None:
-        self._daemon = daemon
-        self._clock = daemon.clock
+    def __init__(self, host: Host, clock: Clock) -> None:
+        self._host = host
+        self._clock = clock
         self.menu: Menu | None = None
         self.last_button: str | None = None  # the button test's readout
         self.light_test: int | None = None  # the seat the lights test has on
@@ -75,6 +87,35 @@ class Panel:
             self._touched()
             return
         self._step(Turn(steps))
+
+    def took(self, name: str, change: Change) -> bool:
+        """Whether a switch's change belongs to the panel rather than to the game: the
+        encoder's push while the menu is open, any button during the button test."""
+        if name == "encoder.push" and self.is_open:
+            self._noticed()
+            if change.active:
+                self.push_down(change.time)
+            else:
+                self.push_up()
+            return True
+        if self.testing == "buttons":
+            if change.active:
+                self._noticed()
+                self.button(name)
+            return True
+        return False
+
+    def encoder_turned(self, steps: int) -> None:
+        table = self._host.table
+        if table.asleep:
+            self._noticed()  # a turn that wakes the table only wakes it
+        elif table.launcher.fault is None:
+            self._noticed()
+            self.turn(steps)
+
+    def _noticed(self) -> None:
+        # Someone at the menu is someone at the table: the sleep timer starts over.
+        self._ask(GameCommand("wake"))
 
     def push_down(self, time: float) -> None:
         self._cancel_hold()
@@ -112,7 +153,7 @@ class Panel:
     # -- what the menu sees of the table, and what it asks of it -------------------------
 
     def _context(self) -> Context:
-        table, beam = self._daemon.table, self._daemon.board.beam
+        table = self._host.table
         launcher = table.launcher
         return Context(
             settings=table.settings,
@@ -123,34 +164,40 @@ class Panel:
                 mqtt="not set up", cards_out=launcher.cards_out, jams=launcher.jams
             ),
             last_button=self.last_button,
-            beam_clear=None if beam is None else bool(beam.is_active),
+            beam_clear=self._host.beam_clear(),
         )
 
     def _carry_out(self, action: Action) -> None:
-        daemon, now = self._daemon, self._clock.now()
+        # The menu's actions carry their values as its docstring says (controller.menu.tree).
         if action.kind == "setting":
-            key, value = action.value  # type: ignore[misc]
-            daemon.change_settings({key: value})
+            key, value = cast(tuple[str, object], action.value)
+            self._ask(ChangeSettings({key: value}))
         elif action.kind in ("play", "new_round", "seating"):
-            daemon.feed(Command(action.kind, now))
+            self._ask(GameCommand(action.kind))
         elif action.kind == "dispense":
-            daemon.feed(ExactDraw(int(action.value), "quick", now))  # type: ignore[arg-type]
+            self._ask(DealCards(cast(int, action.value)))
         elif action.kind == "reset":
-            daemon.reset_settings()
+            self._ask(ResetSettings())
         elif action.kind == "test":
-            self._hardware_test(*action.value)  # type: ignore[misc]
+            self._hardware_test(*cast(tuple[str, object], action.value))
+
+    def _ask(self, request: Request) -> None:
+        try:
+            self._host.handle(request)
+        except ValueError as err:  # the menu offers only allowed values; say so if not
+            log.warning("menu request refused: %s", err)
 
     def _hardware_test(self, name: str, value: object) -> None:
         if name == "lights":
-            self.light_test = None if value is False else (1 if value is True else int(value))
+            self.light_test = None if value is False else (1 if value is True else cast(int, value))
         elif name == "buzzer":
-            self._daemon.board.buzzer.play("start", TUNES["start"])
+            self._host.play_tune("start")
         elif name == "eject":
-            self._daemon.feed(ExactDraw(1, "test", self._clock.now()))
+            self._ask(DealCards(1, "test"))
         self._changed()
 
     def _changed(self) -> None:
-        self._daemon.refresh()
+        self._host.refresh()
 
     # -- inside ------------------------------------------------------------------------
 

@@ -20,14 +20,16 @@ from pathlib import Path
 from types import TracebackType
 
 from hardware.clock import VirtualClock
-from hardware.lcd import simulated_display
 from hardware.sim.bounce import chatter
+from hardware.sim.hd44780 import simulated_display
 from hardware.sim.launcher import LauncherModel
 from hardware.sim.pins import SimFactory, SimPin
 
 from .config import Config
-from .daemon import Daemon, GameEvent
+from .daemon import Daemon
 from .game import Phase
+from .game.glyphs import CUSTOM_CHARS
+from .publish import GameEvent
 from .settings_store import Loaded, SettingsStore, settings_notice
 
 TAP_TIME = 0.12  # how long a finger stays on a button in a tap
@@ -45,7 +47,7 @@ class SimTable:
         self.clock = VirtualClock()
         self.factory = SimFactory(self.clock)
         # The real LCD driver on a model of the HD44780: the text is what the LCD would show.
-        self.display, self.lcd_model = simulated_display()
+        self.display, self.lcd_model = simulated_display(glyphs=CUSTOM_CHARS)
         self.pinmap = self.config.pinmap(simulated=True)
         # The launcher's mechanics claim their pins before the daemon's devices do.
         self.launcher: LauncherModel | None = None
@@ -75,7 +77,7 @@ class SimTable:
             store=self.store,
             notice=settings_notice(loaded) if loaded.problems else None,
         )
-        self._daemon.listeners.append(self.events.append)
+        self._daemon.publisher.listen(self.events.append)
         self._task = asyncio.create_task(self._daemon.run())
         await self.settle()
         return self

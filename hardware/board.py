@@ -110,6 +110,17 @@ class Board:
         if self.motor is not None:
             self.motor.stop()
 
+    def shut_down(self, lines: tuple[str, str]) -> None:
+        """Dark and still for good: lights, buzzer and motor off, `lines` on an unlit LCD,
+        every device closed."""
+        try:
+            self.all_off()
+            self.display.show(lines)
+            self.display.backlight(False)
+        finally:
+            self.display.close()
+            self.close()
+
     def close(self) -> None:
         for device in reversed(self._devices):
             try:

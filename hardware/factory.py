@@ -1,13 +1,15 @@
-"""Choosing the pin factory: lgpio (default, the only one on a Pi 5), rpigpio, or mock."""
+"""Choosing the pin factory: lgpio (default, the only one on a Pi 5), rpigpio, or mock (the
+simulation's pins, which the caller builds: hardware.sim.pins.SimFactory)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from .clock import Clock
+from gpiozero.pins import Factory
 
-FACTORIES = ("lgpio", "rpigpio", "mock")
+PI_FACTORIES = ("lgpio", "rpigpio")
+FACTORIES = (*PI_FACTORIES, "mock")
 
 
 class FactoryError(RuntimeError):
@@ -22,12 +24,10 @@ def factory_name(configured: str | None) -> str:
     return name
 
 
-def make_factory(name: str, *, clock: Clock, chip: int | None = None, work_dir: Path | None = None):
-    """A gpiozero pin factory. Imports of the Pi backends happen only here, when asked for."""
-    if name == "mock":
-        from .sim.pins import SimFactory
-
-        return SimFactory(clock)
+def make_factory(name: str, *, chip: int | None = None, work_dir: Path | None = None) -> Factory:
+    """A Pi's gpiozero pin factory. Its backend is imported only here, when asked for."""
+    if name not in PI_FACTORIES:
+        raise FactoryError(f"{name!r} is not a Raspberry Pi pin factory")
     try:
         if name == "lgpio":
             # lgpio writes its notification pipes into LG_WD; the sandbox allows only ours.

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice
+from gpiozero.pins import Factory
 
 EdgeCallback = Callable[[str, bool, float], None]
 
@@ -20,7 +21,11 @@ DEBOUNCE_WINDOW = 0.015
 
 
 class EdgeInput(DigitalInputDevice):
-    """A switch (or beam) on one pin that reports (role, active, edge time) on every change."""
+    """A switch (or beam) on one pin that reports (role, active, edge time) on every change.
+
+    It listens on the pin's public `when_changed` hook, which every gpiozero backend calls
+    with the edge's ticks and the new state, and passes on gpiozero's own handler too.
+    """
 
     def __init__(
         self,
@@ -29,18 +34,24 @@ class EdgeInput(DigitalInputDevice):
         role: str,
         on_edge: EdgeCallback,
         pull_up: bool = True,
-        pin_factory=None,
+        pin_factory: Factory | None = None,
     ) -> None:
+        super().__init__(pin, pull_up=pull_up, pin_factory=pin_factory)
         self.role = role
         self._on_edge = on_edge
-        super().__init__(pin, pull_up=pull_up, pin_factory=pin_factory)
+        self._active = bool(self.is_active)
+        self._gpiozero_changed = self.pin.when_changed
+        self.pin.when_changed = self._pin_edge
 
-    def _fire_events(self, ticks, new_active) -> None:
-        old_active = self._last_active
-        super()._fire_events(ticks, new_active)
-        # The first call only records the level found at start-up: no edge happened.
-        if old_active is not None and old_active != new_active:
-            self._on_edge(self.role, bool(new_active), float(ticks))
+    def _pin_edge(self, ticks: float, state: object) -> None:
+        if self._gpiozero_changed is not None:
+            self._gpiozero_changed(ticks, state)
+        # A switch to ground is active low: pulled up, a low line means pressed.
+        active = bool(state) != self.pull_up
+        # Backends may report a level twice (a bounce too short to read); that is no edge.
+        if active != self._active:
+            self._active = active
+            self._on_edge(self.role, active, float(ticks))
 
 
 @dataclass(frozen=True)

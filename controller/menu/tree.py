@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..requests import QUICK_DISPENSE
 from ..settings import Settings
 
 
@@ -69,7 +70,7 @@ def _custom_launcher(context: Context) -> tuple[Entry, ...]:
 def _quick_dispense(context: Context) -> tuple[Entry, ...]:
     return tuple(
         Entry(f"{n} card" + ("s" if n > 1 else ""), "action", action=Action("dispense", n))
-        for n in (1, 2, 4, 6)
+        for n in QUICK_DISPENSE
     )
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from controller.daemon import GameEvent
 from controller.game import Press, Stuck
+from controller.publish import GameEvent
 from controller.sim import SimTable
 
 
@@ -54,7 +54,7 @@ class Recorder:
         self.start = table.now
         self._pending: list[Entry] = [Entry(0.0, event_line(0.0, e)) for e in table.events]
         self._inputs_seen = len(table.daemon.log)
-        table.daemon.listeners.append(self._heard)
+        table.daemon.publisher.listen(self._heard)
 
     def _heard(self, event: GameEvent) -> None:
         # Called while the daemon handles the event, so the clock says when it happened.

@@ -8,18 +8,19 @@ stays silent, every later update tries again, and the caller never sees the erro
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from RPLCD import codecs
 
 from ..display import COLUMNS, ROWS, fit
 from .bus import DisplayError, NibbleBus
 from .driver import NibbleLCD
-from .glyphs import CUSTOM_CHARS
 
 log = logging.getLogger(__name__)
 
 CODECS = {"A00": codecs.A00Codec, "A02": codecs.A02Codec, "ST0B": codecs.ST0BCodec}
 SPACE = 0x20
+CGRAM_SLOTS = 8
 Cells = list[list[int]]
 
 
@@ -28,12 +29,18 @@ def _blank() -> Cells:
 
 
 class CharacterDisplay:
-    """A 16x2 HD44780 behind a `NibbleBus`, with the glyphs of `glyphs` in its CGRAM."""
+    """A 16x2 HD44780 behind a `NibbleBus`, with the glyphs of `glyphs` in its CGRAM: up to
+    eight bitmaps of eight rows of five pixels, shown for the characters chr(0) to chr(7)."""
 
-    def __init__(self, bus: NibbleBus, *, charmap: str = "A00") -> None:
+    def __init__(
+        self, bus: NibbleBus, *, glyphs: Sequence[Sequence[int]] = (), charmap: str = "A00"
+    ) -> None:
         if charmap not in CODECS:
             raise DisplayError(f"LCD character map must be one of {', '.join(CODECS)}")
+        if len(glyphs) > CGRAM_SLOTS:
+            raise DisplayError(f"the LCD holds {CGRAM_SLOTS} glyphs, not {len(glyphs)}")
         self._bus = bus
+        self._glyphs = tuple(tuple(bitmap) for bitmap in glyphs)
         self._charmap = charmap
         self._codec = CODECS[charmap]()
         self._codes: dict[str, int] = {}
@@ -105,7 +112,7 @@ class CharacterDisplay:
         """Initialise the controller, load the glyphs and write the whole screen, once."""
         try:
             lcd = NibbleLCD(self._bus, charmap=self._charmap)
-            for slot, bitmap in enumerate(CUSTOM_CHARS):
+            for slot, bitmap in enumerate(self._glyphs):
                 lcd.create_char(slot, bitmap)
             self._bus.set_backlight(self._lit)
             # The initialisation cleared DDRAM.
@@ -143,7 +150,7 @@ class CharacterDisplay:
         if code is None:
             if ch < " ":
                 # Codes 0-7 are the CGRAM glyphs; other control characters have no cell.
-                code = ord(ch) if ord(ch) < len(CUSTOM_CHARS) else SPACE
+                code = ord(ch) if ord(ch) < len(self._glyphs) else SPACE
             else:
                 code = self._codec.encode(ch)[0]
             self._codes[ch] = code

@@ -9,11 +9,13 @@ The busy time of each instruction is not modelled: it answers at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
 from RPLCD.codecs import hd44780_a00, hd44780_a02, st7066_0b
+
+from ..lcd.character import CharacterDisplay
 
 if TYPE_CHECKING:
     from .pins import SimFactory
@@ -223,3 +225,11 @@ def connect_pins(
 
     enable.listeners.append(on_enable)
     return on_enable
+
+
+def simulated_display(
+    *, glyphs: Sequence[Sequence[int]] = (), charmap: str = "A00"
+) -> tuple[CharacterDisplay, HD44780]:
+    """The real driver on a model HD44780; read the glass from the model's `lines`."""
+    model = HD44780(rom=charmap)
+    return CharacterDisplay(ModelBus(model), glyphs=glyphs, charmap=charmap), model

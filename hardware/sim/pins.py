@@ -1,77 +1,190 @@
-"""gpiozero's mock pins on virtual time.
+"""Simulated pins on virtual time, built on gpiozero's documented backend contract.
 
-`SimFactory` is gpiozero's `MockFactory` whose pins stamp their edges with a `Clock`, so an
-edge driven at virtual time t reaches the game as t. Every pin is PWM-capable, as the lights,
-the buzzer and the motor need, and output pins tell listeners when they change (the launcher
-model watches its motor that way).
+`SimPin` is a `PiPin` that fills in the `_get_*`/`_set_*` hooks and event detection the way
+gpiozero's own backends do, and stamps every edge with the factory's `Clock`, so an edge driven
+at virtual time t reaches the game as t. Every pin can do PWM, as the lights, the buzzer and
+the motor need. Output pins tell `listeners` when they change (the launcher model watches its
+motor that way). `SimFactory` is a `PiFactory` for a Pi 4's header making `SimPin`s.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
+from gpiozero.exc import PinFixedPull, PinInvalidFunction, PinInvalidPull, PinSetInput
+from gpiozero.pins.mock import PinState
+from gpiozero.pins.pi import PiFactory, PiPin
 
 from ..clock import Clock
 
+HISTORY = 1_000  # changes a pin remembers in `states`: enough for a test, bounded for a week
+EDGES = {"both": (True, False), "rising": (True,), "falling": (False,), "none": ()}
 
-class SimPin(MockPWMPin):
-    """A mock pin whose edge times come from the factory's clock.
 
-    A level driven from outside (a held button) stays when the pull is set afterwards, as a
-    real line does: the pull-up cannot lift a line that a closed switch holds to ground.
+class SimPin(PiPin):
+    """A simulated GPIO pin.
+
+    A level driven from outside (a held button) stays when the pull is set afterwards, as on a
+    real line: the pull-up cannot lift a line that a closed switch holds to ground.
     """
 
     def __init__(self, factory: SimFactory, info) -> None:
-        self.listeners: list[Callable[[float], None]] = []
-        self.driven: bool | None = None
         super().__init__(factory, info)
+        self._clock = factory.clock
+        self._function = "input"
+        self._pull = info.pull or "floating"
+        self._level: float = 1.0 if self._pull == "up" else 0.0
+        self._frequency: float | None = None
+        self._bounce: float | None = None
+        self._edges = "both"
+        self._detecting = False
+        self.driven: bool | None = None  # the level held from outside, if any
+        self.listeners: list[Callable[[float], None]] = []
+        self.states: deque[PinState] = deque(maxlen=HISTORY)
+        self.clear_states()
+
+    # -- what outside the board does to an input ----------------------------------------
 
     def drive_high(self) -> None:
-        self.driven = True
-        super().drive_high()
+        self._drive(True)
 
     def drive_low(self) -> None:
-        self.driven = False
-        super().drive_low()
+        self._drive(False)
 
     def release(self) -> None:
         """Let go of the line: its pull decides again (an open line with no pull reads high)."""
         self.driven = None
         if self._function == "input":
-            super().drive_low() if self._pull == "down" else super().drive_high()
+            self._change(0.0 if self._pull == "down" else 1.0)
 
-    def _set_pull(self, value) -> None:
-        # The pull is not something outside driving the line: keep what was driven.
-        driven = self.driven
-        super()._set_pull(value)
-        self.driven = driven
-        if driven is not None:
-            self.drive_high() if driven else self.drive_low()
-
-    def _change_state(self, value) -> bool:
-        if self._state == value:
-            return False
-        t = self._factory.clock.now()
-        self._state = value
-        self.states.append(PinState(t - self._last_change, value))
-        self._last_change = t
-        if self._function == "output":
-            for listener in list(self.listeners):
-                listener(value)
-        return True
+    def _drive(self, high: bool) -> None:
+        if self._function != "input":
+            raise PinSetInput(f"{self!r} is an output: it cannot be driven from outside")
+        self.driven = high
+        self._change(1.0 if high else 0.0)
 
     def clear_states(self) -> None:
-        self._last_change = self._factory.clock.now()
-        self.states = [PinState(0.0, self._state)]
+        self._last_change = self._clock.now()
+        self.states.clear()
+        self.states.append(PinState(0.0, self._level))
+
+    # -- gpiozero's backend hooks ---------------------------------------------------------
+
+    def close(self) -> None:
+        self.when_changed = None
+        if self._function == "output":
+            self.frequency = None
+        self.function = "input"
+
+    def _get_function(self) -> str:
+        return self._function
+
+    def _set_function(self, value: str) -> None:
+        if value not in ("input", "output"):
+            raise PinInvalidFunction("function must be input or output")
+        self._function = value
+        if value == "input":
+            self._settle_input()
+
+    def _get_state(self) -> float:
+        return self._level
+
+    def _set_state(self, value: float) -> None:
+        if self._function != "output":
+            raise PinSetInput(f"cannot set state of pin {self!r}")
+        self._change(float(value))
+
+    def _get_pull(self) -> str:
+        return self._pull
+
+    def _set_pull(self, value: str) -> None:
+        if self._function != "input":
+            raise PinFixedPull(f"cannot set pull on non-input pin {self!r}")
+        if self.info.pull and value != self.info.pull:
+            raise PinFixedPull(f"{self!r} has a fixed pull resistor")
+        if value not in ("floating", "up", "down"):
+            raise PinInvalidPull("pull must be floating, up, or down")
+        self._pull = value
+        self._settle_input()
+
+    def _get_frequency(self) -> float | None:
+        return self._frequency
+
+    def _set_frequency(self, value: float | None) -> None:
+        self._frequency = value
+        if value is None and self._function == "output":
+            self._change(0.0)
+
+    def _get_bounce(self) -> float | None:
+        return self._bounce
+
+    def _set_bounce(self, value: float | None) -> None:
+        # Debounce is the daemon's own (hardware.inputs.Debouncer); this is only kept.
+        self._bounce = None if value is None else float(value)
+
+    def _get_edges(self) -> str:
+        return self._edges
+
+    def _set_edges(self, value: str) -> None:
+        if value not in EDGES:
+            raise PinInvalidFunction(f"edges must be one of {', '.join(EDGES)}")
+        self._edges = value
+
+    def _enable_event_detect(self) -> None:
+        self._detecting = True
+
+    def _disable_event_detect(self) -> None:
+        self._detecting = False
+
+    # -- inside ---------------------------------------------------------------------------
+
+    def _settle_input(self) -> None:
+        if self.driven is not None:
+            self._change(1.0 if self.driven else 0.0)
+        elif self._pull != "floating":
+            self._change(1.0 if self._pull == "up" else 0.0)
+
+    def _change(self, level: float) -> None:
+        if level == self._level:
+            return
+        now = self._clock.now()
+        self._level = level
+        self.states.append(PinState(now - self._last_change, level))
+        self._last_change = now
+        if self._function == "output":
+            for listener in list(self.listeners):
+                listener(level)
+        elif self._detecting and bool(level) in EDGES[self._edges]:
+            self._call_when_changed(now, bool(level))
 
 
-class SimFactory(MockFactory):
-    """A mock pin factory for a Pi 4 whose ticks are the given clock's seconds."""
+class SimFactory(PiFactory):
+    """A pin factory for a simulated Pi 4 whose ticks are the given clock's seconds."""
+
+    REVISION = 0xC03111  # a Pi 4 B: the 40-pin header, as on the table
 
     def __init__(self, clock: Clock) -> None:
+        super().__init__()
         self.clock = clock
-        super().__init__(revision="c03111", pin_class=SimPin)
+        self.pin_class = SimPin
+
+    def _get_revision(self) -> int:
+        return self.REVISION
+
+    def pin(self, name: object, pin_class: type[SimPin] | None = None) -> SimPin:
+        """The pin `name`, made as `pin_class` (a kind of SimPin) if it does not exist yet."""
+        if pin_class is None:
+            return super().pin(name)
+        default, self.pin_class = self.pin_class, pin_class
+        try:
+            return super().pin(name)
+        finally:
+            self.pin_class = default
+
+    def reset(self) -> None:
+        """Close every pin, for a fresh start (tests)."""
+        self.close()
 
     def ticks(self) -> float:
         return self.clock.now()

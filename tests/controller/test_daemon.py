@@ -81,10 +81,10 @@ async def test_stopping_leaves_lights_and_buzzer_off():
 
 
 async def test_the_log_starts_over_between_rounds_and_still_replays(monkeypatch):
-    import controller.daemon
+    import controller.game_log
     from controller.game import replay
 
-    monkeypatch.setattr(controller.daemon, "LOG_LIMIT", 10)
+    monkeypatch.setattr(controller.game_log, "LIMIT", 10)
     async with SimTable(seed=3) as table:
         for _ in range(3):
             for seat in ("seat1", "seat2"):
@@ -97,6 +97,6 @@ async def test_the_log_starts_over_between_rounds_and_still_replays(monkeypatch)
             await table.tap("seat2")
         daemon = table.daemon
         assert len(daemon.log) < 40
-        assert daemon.start != daemon.table
-        replayed, _ = replay(daemon.log, daemon.start, daemon.start_rng())
+        assert daemon.log.start != daemon.table
+        replayed, _ = replay(daemon.log, daemon.log.start, daemon.log.start_rng())
         assert replayed == daemon.table

@@ -3,10 +3,11 @@
 import pytest
 
 from controller.config import Config
+from controller.game.glyphs import readable
 from controller.panel import IDLE_CLOSE
+from controller.requests import RereadSettings
 from controller.settings import Settings
 from controller.sim import SimTable
-from hardware.lcd import readable
 
 TOP = [
     "Start",
@@ -382,7 +383,7 @@ async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(confi
     async with SimTable(config, state_dir=tmp_path) as table:
         assert settings_command(config, tmp_path, "set", ["picker=fair"]) == 0
         assert table.daemon.table.settings.picker == "classic"
-        table.daemon.reload_settings()  # what SIGHUP does
+        table.daemon.submit(RereadSettings())  # what SIGHUP does
         await table.settle()
         assert table.daemon.table.settings.picker == "fair"
 

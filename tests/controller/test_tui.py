@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 
 from controller.config import Config
 from controller.game import Press, Release
+from controller.game.glyphs import ARROW_LEFT, ARROW_RIGHT, timer_bar
 from controller.game.launch import CHIME_TIME, RESULT_TIME
 from controller.settings import Settings
 from controller.sim import TAP_TIME
@@ -24,7 +25,6 @@ from controller.tui.fingers import BACK_HOLD, LONG_PRESS
 from controller.tui.help import HelpScreen
 from controller.tui.launcher import hopper_text
 from controller.tui.snapshot import screen_text
-from hardware.lcd import ARROW_LEFT, ARROW_RIGHT, timer_bar
 
 Scenario = Callable[[TableApp, Pilot], Awaitable[None]]
 

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 import pytest
 from textual.app import App, ComposeResult
 
-from controller.daemon import GameEvent
 from controller.game import Press, Release
+from controller.game.glyphs import ARROW_DOWN, ARROW_UP, BAR_2, CUSTOM_CHARS
+from controller.publish import GameEvent
 from controller.sim import TAP_TIME, SimTable
 from controller.tui.eventlog import event_line, value_text
 from controller.tui.fingers import LONG_PRESS, REPRESS_GAP, Fingers
@@ -31,7 +32,6 @@ from controller.tui.lcd import Lcd, backlit
 from controller.tui.logview import ROUTED_LOGGERS, LogRoute
 from controller.tui.snapshot import screen_text
 from controller.tui.tabletop import SEAT_HEIGHT, SEAT_WIDTH, seat_places
-from hardware.lcd import ARROW_DOWN, ARROW_UP, BAR_2, CUSTOM_CHARS
 
 # -- glyphs --------------------------------------------------------------------------------
 

@@ -2,10 +2,11 @@
 
 import pytest
 
+from controller.game.glyphs import CUSTOM_CHARS
 from hardware.board import Board
 from hardware.clock import VirtualClock
-from hardware.lcd import simulated_display
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
+from hardware.sim.hd44780 import simulated_display
 from hardware.sim.pins import SimFactory
 
 
@@ -21,7 +22,7 @@ def build(factory, pinmap, edges=None):
         pinmap,
         pin_factory=factory,
         clock=factory.clock,
-        display=simulated_display()[0],
+        display=simulated_display(glyphs=CUSTOM_CHARS)[0],
         on_edge=lambda *edge: (edges if edges is not None else []).append(edge),
         on_turn=lambda steps: None,
     )

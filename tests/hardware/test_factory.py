@@ -3,7 +3,7 @@
 import pytest
 
 from hardware.clock import VirtualClock
-from hardware.factory import FactoryError, factory_name, make_factory
+from hardware.factory import FactoryError, factory_name
 from hardware.sim.pins import SimFactory
 
 
@@ -23,6 +23,5 @@ def test_unknown_factory_is_refused(monkeypatch):
 
 def test_mock_factory_runs_on_the_given_clock():
     clock = VirtualClock(50.0)
-    factory = make_factory("mock", clock=clock)
-    assert isinstance(factory, SimFactory)
+    factory = SimFactory(clock)
     assert factory.ticks() == 50.0

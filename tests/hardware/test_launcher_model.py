@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 
@@ -98,9 +99,7 @@ def test_the_pin_records_agree_with_the_beam_input(rig):
     rig.motor.forward(1.0)
     rig.run(1.0)
     rig.motor.stop()
-    highs = [
-        s.timestamp for before, s in zip(pin.states, pin.states[1:], strict=False) if before.state
-    ]
+    highs = [s.timestamp for before, s in itertools.pairwise(pin.states) if before.state]
     assert highs == pytest.approx(rig.pulses())
 
 

@@ -9,9 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from RPLCD import common
 
-from hardware.clock import VirtualClock
-from hardware.display import fit
-from hardware.lcd import (
+from controller.game.glyphs import (
     ARROW_DOWN,
     ARROW_LEFT,
     ARROW_RIGHT,
@@ -20,16 +18,15 @@ from hardware.lcd import (
     BAR_1,
     BAR_FULL,
     CUSTOM_CHARS,
-    CharacterDisplay,
-    DisplayError,
-    open_display,
     readable,
-    simulated_display,
     timer_bar,
 )
+from hardware.clock import VirtualClock
+from hardware.display import fit
+from hardware.lcd import CharacterDisplay, DisplayError, open_display
 from hardware.lcd.gpio import GpioBus
 from hardware.lcd.pcf8574 import Pcf8574Bus
-from hardware.sim.hd44780 import HD44780, ModelBus, connect_pins
+from hardware.sim.hd44780 import HD44780, ModelBus, connect_pins, simulated_display
 from hardware.sim.pins import SimFactory
 
 LCD_PINS = {"lcd.rs": 5, "lcd.e": 6, "lcd.d4": 12, "lcd.d5": 13, "lcd.d6": 19, "lcd.d7": 26}
@@ -46,7 +43,7 @@ def no_controller_delays(monkeypatch):
 
 @pytest.fixture
 def sim():
-    display, model = simulated_display()
+    display, model = simulated_display(glyphs=CUSTOM_CHARS)
     yield display, model
     display.close()
 
@@ -142,8 +139,10 @@ def test_text_outside_the_rom_and_control_characters_become_spaces(sim):
 def test_gpio_pins_carry_the_same_transfers_as_the_model_bus(factory):
     listener = HD44780()
     connect_pins(listener, factory, LCD_PINS)
-    display = CharacterDisplay(GpioBus(LCD_PINS, pin_factory=factory, settle=0))
-    reference, model = simulated_display()
+    display = CharacterDisplay(
+        GpioBus(LCD_PINS, pin_factory=factory, settle=0), glyphs=CUSTOM_CHARS
+    )
+    reference, model = simulated_display(glyphs=CUSTOM_CHARS)
     for lines in (TEXT, ("Seat 3: draw 2", timer_bar(0.3)), ("Round over", "")):
         display.show(lines)
         reference.show(lines)
@@ -166,14 +165,14 @@ def test_open_display_on_gpio_names_a_missing_pin(factory):
 def test_open_display_on_gpio_drives_the_pins(factory):
     listener = HD44780()
     connect_pins(listener, factory, LCD_PINS)
-    display = open_display("gpio", pins=LCD_PINS, pin_factory=factory)
+    display = open_display("gpio", pins=LCD_PINS, pin_factory=factory, glyphs=CUSTOM_CHARS)
     display.show(TEXT)
     assert listener.lines == (fit(TEXT[0]), fit(TEXT[1]))
     display.close()
 
 
 def test_pcf8574_bytes_follow_the_backpack_layout(backpack):
-    display = CharacterDisplay(Pcf8574Bus(smbus=backpack))
+    display = CharacterDisplay(Pcf8574Bus(smbus=backpack), glyphs=CUSTOM_CHARS)
     display.show(TEXT)
     assert backpack.model.lines == (fit(TEXT[0]), fit(TEXT[1]))
     assert backpack.model.custom_chars == CUSTOM_CHARS
@@ -183,7 +182,7 @@ def test_pcf8574_bytes_follow_the_backpack_layout(backpack):
 
 
 def test_pcf8574_sets_rs_before_raising_e(backpack):
-    display = CharacterDisplay(Pcf8574Bus(smbus=backpack))
+    display = CharacterDisplay(Pcf8574Bus(smbus=backpack), glyphs=CUSTOM_CHARS)
     display.show(TEXT)
     previous = 0xFF
     for value in backpack.writes:
@@ -193,7 +192,7 @@ def test_pcf8574_sets_rs_before_raising_e(backpack):
 
 
 def test_pcf8574_backlight_follows_the_display(backpack):
-    display = CharacterDisplay(Pcf8574Bus(smbus=backpack))
+    display = CharacterDisplay(Pcf8574Bus(smbus=backpack), glyphs=CUSTOM_CHARS)
     display.show(TEXT)
     display.backlight(False)
     assert not backpack.model.backlight and not display.lit
@@ -206,7 +205,7 @@ def test_pcf8574_backlight_follows_the_display(backpack):
 
 @pytest.mark.parametrize("failing_write", range(1, 25))
 def test_bus_error_reinitialises_and_rewrites_the_whole_screen(backpack, failing_write, caplog):
-    display = CharacterDisplay(Pcf8574Bus(smbus=backpack))
+    display = CharacterDisplay(Pcf8574Bus(smbus=backpack), glyphs=CUSTOM_CHARS)
     display.show(TEXT)
     backpack.fail_at = backpack.attempts + failing_write
     new_text = ("Seat 5: SLAP!", timer_bar(0.75))
@@ -219,7 +218,7 @@ def test_bus_error_reinitialises_and_rewrites_the_whole_screen(backpack, failing
 
 
 def test_bus_error_while_switching_the_backlight_heals(backpack):
-    display = CharacterDisplay(Pcf8574Bus(smbus=backpack))
+    display = CharacterDisplay(Pcf8574Bus(smbus=backpack), glyphs=CUSTOM_CHARS)
     display.show(TEXT)
     backpack.fail_at = backpack.attempts + 1
     display.backlight(False)
@@ -230,7 +229,7 @@ def test_bus_error_while_switching_the_backlight_heals(backpack):
 def test_a_silent_lcd_never_raises_and_is_rewritten_when_it_answers(backpack, caplog):
     backpack.broken = True
     with caplog.at_level(logging.DEBUG):
-        display = CharacterDisplay(Pcf8574Bus(smbus=backpack))
+        display = CharacterDisplay(Pcf8574Bus(smbus=backpack), glyphs=CUSTOM_CHARS)
         for seconds in (5, 4, 3):
             display.show(("Seat 1", f"{seconds}s"))
         display.backlight(False)
@@ -247,10 +246,10 @@ def test_a_silent_lcd_never_raises_and_is_rewritten_when_it_answers(backpack, ca
 def test_reinitialising_resynchronises_a_half_sent_byte():
     model = HD44780()
     bus = ModelBus(model)
-    CharacterDisplay(bus).show(TEXT)
+    CharacterDisplay(bus, glyphs=CUSTOM_CHARS).show(TEXT)
     # A transfer cut off after its first half leaves the controller waiting for the second.
     bus.write_nibble(True, 0x4)
-    display = CharacterDisplay(bus)
+    display = CharacterDisplay(bus, glyphs=CUSTOM_CHARS)
     display.show(("Again", "whole"))
     assert model.lines == (fit("Again"), fit("whole"))
     assert model.custom_chars == CUSTOM_CHARS
@@ -350,7 +349,7 @@ LINE = st.text(SHOWN_AS_IS, max_size=20)
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(LINE, LINE), min_size=1, max_size=6))
 def test_glass_always_shows_the_last_text_and_only_changed_cells_are_written(screens):
-    display, model = simulated_display()
+    display, model = simulated_display(glyphs=CUSTOM_CHARS)
     shown = (fit(""), fit(""))
     for lines in screens:
         writes = model.ddram_writes

@@ -1,4 +1,4 @@
-"""The display's own glyphs: menu arrows and timer-bar cells, loaded into the LCD's CGRAM.
+"""The LCD's own glyphs: menu arrows and timer-bar cells, which the driver loads into CGRAM.
 
 Game text includes them as ordinary characters, e.g. ``ARROW_RIGHT + " Start"`` or
 ``timer_bar(left / total)``. Codes 0-7 name the eight CGRAM slots; ``BAR_FULL`` is the A00
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..display import COLUMNS
+from .text import COLUMNS
 
 ARROW_LEFT = "\x00"
 ARROW_RIGHT = "\x01"

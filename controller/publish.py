@@ -1,0 +1,44 @@
+"""Game events as the daemon tells them to its listeners (the log, the view, MQTT)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """A game event as published: its sequence number (1, 2, 3, ...), type and data."""
+
+    seq: int
+    type: str
+    data: dict[str, object]
+
+
+# Called on the daemon's loop for every event, in order; it must return at once.
+Listener = Callable[[GameEvent], None]
+
+
+class Publisher:
+    """Numbers the game's announcements and hands each to every listener, in order."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+        self._seq = 0
+
+    def listen(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unlisten(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def announce(self, type: str, data: Mapping[str, object]) -> GameEvent:
+        self._seq += 1
+        event = GameEvent(self._seq, type, dict(data))
+        log.info("%s %s", event.type, " ".join(f"{k}={v}" for k, v in event.data.items()))
+        for listener in list(self._listeners):
+            listener(event)
+        return event

@@ -1,0 +1,67 @@
+"""What can be asked of a running table by anything but its pins: the menu, MQTT, a signal.
+
+Each request is a small immutable value, checked when it is made. `Daemon.submit` takes one
+from any thread or task and answers with a future; the menu, which runs on the daemon's own
+loop, hands its requests to `Daemon.handle`. Both end in the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+# Play/Pause (start, pause or resume, as the button does), a new round with the same seats,
+# back to seating, and "someone is at the table" (wakes it; the sleep timer starts over).
+GAME_COMMANDS = ("play", "new_round", "seating", "wake")
+# The exact counts the menu's quick dispense offers; remote dispenses are bounded the same.
+QUICK_DISPENSE = (1, 2, 4, 6)
+MAX_DEAL = max(QUICK_DISPENSE)
+
+
+@dataclass(frozen=True)
+class ChangeSettings:
+    """Set some settings; the future's result is the table's new `Settings`, or SettingError."""
+
+    changes: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # A copy nobody else holds: the caller's dict may change after it is handed over.
+        object.__setattr__(self, "changes", MappingProxyType(dict(self.changes)))
+
+
+@dataclass(frozen=True)
+class ResetSettings:
+    """Back to the config's settings (the menu's Reset settings)."""
+
+
+@dataclass(frozen=True)
+class RereadSettings:
+    """Read the settings file again (SIGHUP)."""
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    name: str
+
+    def __post_init__(self) -> None:
+        if self.name not in GAME_COMMANDS:
+            raise ValueError(f"no game command {self.name!r}; one of {', '.join(GAME_COMMANDS)}")
+
+
+@dataclass(frozen=True)
+class DealCards:
+    """Deal an exact count from the launcher: "quick" from the menu or MQTT, "test" for the
+    hardware test."""
+
+    cards: int
+    reason: str = "quick"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.cards, bool) or not isinstance(self.cards, int):
+            raise ValueError(f"cards must be a whole number, not {self.cards!r}")
+        if not 1 <= self.cards <= MAX_DEAL:
+            raise ValueError(f"cards must be 1 to {MAX_DEAL}, not {self.cards}")
+
+
+Request = ChangeSettings | ResetSettings | RereadSettings | GameCommand | DealCards

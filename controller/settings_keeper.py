@@ -1,0 +1,67 @@
+"""The settings of a running table: changed from the menu, MQTT or a reread file, kept in
+the state directory, and followed by the hardware (volume, brightness, jam time).
+
+The table plays on what the LCD shows even when the disk refuses the write. Loop thread only.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from hardware.board import Board
+
+from .game.state import Lines
+from .launcher_link import LauncherLink
+from .requests import ChangeSettings, RereadSettings, ResetSettings
+from .settings import Settings
+from .settings_store import SettingsStore, settings_notice
+
+log = logging.getLogger(__name__)
+
+
+class SettingsKeeper:
+    def __init__(self, store: SettingsStore | None, base: Settings) -> None:
+        self.store = store
+        # "Reset settings" goes back to these: the config's values.
+        self.base = store.base if store is not None else base
+
+    def answer(
+        self, request: ChangeSettings | ResetSettings | RereadSettings, current: Settings
+    ) -> tuple[Settings, Lines | None]:
+        """The settings `request` leads to from `current`, kept, and what the LCD should say
+        of a settings file that could not all be used. Raises SettingError for a bad change."""
+        if isinstance(request, ChangeSettings):
+            return self._keep(current.replace(request.changes)), None
+        if isinstance(request, ResetSettings):
+            return self._keep(self.base), None
+        if self.store is None:
+            return current, None
+        loaded = self.store.load()
+        log.info("settings reread from %s", self.store.path)
+        return loaded.settings, settings_notice(loaded) if loaded.problems else None
+
+    def _keep(self, settings: Settings) -> Settings:
+        if self.store is not None:
+            try:
+                self.store.save(settings)
+            except OSError as err:
+                log.error("cannot save the settings to %s: %s", self.store.path, err)
+        return settings
+
+
+class HardwareSettings:
+    """Applies what the hardware itself follows, only when the settings change."""
+
+    def __init__(self, board: Board, launcher: LauncherLink) -> None:
+        self._board = board
+        self._launcher = launcher
+        self._applied: Settings | None = None
+
+    def follow(self, settings: Settings) -> None:
+        if settings is self._applied:
+            return
+        self._applied = settings
+        self._board.buzzer.volume = settings.volume
+        for light in self._board.lights.values():
+            light.brightness = settings.brightness / 100
+        self._launcher.apply(settings)
