@@ -3,6 +3,7 @@
 import pytest
 
 from controller.config import Config
+from controller.requests import ChangeSettings
 from controller.settings import Settings
 from controller.sim import SimTable
 
@@ -139,7 +140,8 @@ async def test_the_idle_screen_shows_the_mode_and_the_timer_setting(settings, id
 
 async def test_the_idle_screen_follows_a_setting_changed_before_anyone_joins():
     async with SimTable(seed=1) as table:
-        table.daemon.change_settings({"turn_timer": 12})
+        table.daemon.submit(ChangeSettings({"turn_timer": 12}))
+        await table.settle()
         await table.settle()
         assert table.lcd[0] == "Table  timer 12s"
         await seat(table, 2, 5)
