@@ -1,0 +1,175 @@
+"""The dispenser: run the roller until exactly n cards have passed the beam.
+
+Times are integer microseconds on one monotonic count, passed in by the caller; nothing here
+reads a clock or touches a pin. The motor is `drive(duty)`: per mille, negative for backwards.
+A card counts once its back end has cleared the beam and the beam stayed clear for a moment,
+so a flicker inside a card or a glitch shorter than a card never counts. At the n-th card
+the motor stops at once and runs backwards briefly, so the next card does not hang out of the
+slot. No beam edge for the jam time while the motor runs is a jam (or, with the hopper switch
+saying empty, an empty hopper).
+"""
+
+from .protocol import CARD, DONE, EMPTY, JAM
+
+MIN_CARD_US = 4000  # a card blocks the beam 25 ms or more even at the slowest feed
+CLEAR_US = 3000  # the beam stays clear this long after a card before the card counts
+SOFT_START = (450, 650, 850, 1000)  # the roller grips the card instead of slipping
+SOFT_START_STEP_US = 40000
+RETRACT_DUTY = 700
+RETRACT_US = 60000
+JAM_US = 800000
+
+IDLE = 0
+RUNNING = 1
+JAMMED = 2
+EMPTIED = 3
+
+
+def earliest(times):
+    """The smallest of `times` that is not None, or None."""
+    due = None
+    for when in times:
+        if when is not None and (due is None or when < due):
+            due = when
+    return due
+
+
+class Dispenser:
+    """One dispense at a time; `report(kind, counted)` tells of each card and of the end
+    (kind is CARD, DONE, JAM, EMPTY, or the reason given to `stop`)."""
+
+    def __init__(self, drive, beam_clear, hopper_empty, report):
+        self._drive = drive
+        self._beam_clear = beam_clear
+        self._hopper_empty = hopper_empty
+        self._report = report
+        self.jam_us = JAM_US
+        self.retract_us = RETRACT_US
+        self.state = IDLE
+        self.asked = 0
+        self.counted = 0
+        self._blocked_at = None  # when the card now in the beam started blocking it
+        self._cleared_at = None  # a card that cleared the beam, not counted yet
+        self._stuck = False  # a jam stopped the motor with a card in the beam
+        self._step = 0
+        self._ramp_at = None
+        self._count_at = None
+        self._jam_at = None
+        self._retract_until = None
+
+    def start(self, count, now):
+        """Dispense `count` cards (a new dispense: the count starts from none)."""
+        self.asked, self.counted = count, 0
+        self._stuck = False
+        self._cleared_at = self._count_at = None
+        if self._hopper_empty():
+            self.state = RUNNING
+            self._halt(EMPTY, now)
+            return
+        self.state = RUNNING
+        # A card left in the beam by a jam or a stop counts when it leaves, however little
+        # of it is still to pass.
+        self._blocked_at = None if self._beam_clear() else now - MIN_CARD_US
+        self._retract_until = None
+        self._step = 0
+        self._drive(SOFT_START[0])
+        self._ramp_at = now + SOFT_START_STEP_US
+        self._jam_at = now + self.jam_us
+
+    def stop(self, reason, now):
+        """Stop the motor now; a running dispense ends, reported as `reason`."""
+        self._count_due(now, force=True)
+        running = self.state == RUNNING
+        self._motor_off()
+        self._stuck = False
+        if running:
+            self.state = IDLE
+            self._report(reason, self.counted)
+        elif self.state != IDLE:
+            self.state = IDLE
+
+    def retract(self, now):
+        """Pull the next card back into the hopper (only while nothing runs)."""
+        if self.state == RUNNING:
+            return
+        self._drive(-RETRACT_DUTY)
+        self._retract_until = now + self.retract_us
+
+    def beam(self, clear, t):
+        """A beam edge at time `t`: `clear` False as a card starts blocking it."""
+        if self.state != RUNNING and not self._stuck:
+            # The retract may pull a card back through the beam, and a hand clearing a jam
+            # may cross it: neither is a card out.
+            return
+        if self.state == RUNNING:
+            self._jam_at = t + self.jam_us
+        if not clear:
+            if self._cleared_at is not None:
+                # Blocked again before the clear beam counted: the same card goes on.
+                self._cleared_at = self._count_at = None
+            else:
+                self._blocked_at = t
+            return
+        if self._blocked_at is None or t - self._blocked_at < MIN_CARD_US:
+            self._blocked_at = None  # a glitch, not a card
+            return
+        self._cleared_at = t
+        self._count_at = t + CLEAR_US
+
+    def hopper_emptied(self, now):
+        """The hopper switch closed: nothing more can come out until a refill."""
+        if self.state == RUNNING:
+            self._halt(EMPTY, now)
+
+    def next_due(self):
+        """The earliest time `poll` has something to do, or None."""
+        return earliest((self._ramp_at, self._count_at, self._jam_at, self._retract_until))
+
+    def poll(self, now):
+        """Do what is due by `now`: the next soft-start step, a count, a jam, a retract's end."""
+        self._count_due(now)
+        if self._ramp_at is not None and now >= self._ramp_at:
+            self._step += 1
+            self._drive(SOFT_START[self._step])
+            last = self._step + 1 >= len(SOFT_START)
+            self._ramp_at = None if last else self._ramp_at + SOFT_START_STEP_US
+        if self._jam_at is not None and now >= self._jam_at:
+            self._halt(EMPTY if self._hopper_empty() else JAM, now)
+        if self._retract_until is not None and now >= self._retract_until:
+            self._retract_until = None
+            self._drive(0)
+
+    # -- inside
+
+    def _count_due(self, now, force=False):
+        if self._cleared_at is None or not (force or now >= self._count_at):
+            return
+        self._cleared_at = self._count_at = None
+        if self.counted >= self.asked:
+            return
+        self._stuck = False
+        self._blocked_at = None
+        self.counted += 1
+        done = self.counted == self.asked
+        if done:
+            fault = self.state != RUNNING
+            self._motor_off()
+            self.state = IDLE
+            if not fault:  # never move the roller while a hand clears the slot
+                self.retract(now)
+        self._report(CARD, self.counted)
+        if done:
+            self._report(DONE, self.counted)
+
+    def _halt(self, kind, now):
+        self._count_due(now, force=True)
+        if self.state != RUNNING:
+            return  # the card that emptied the hopper was the last one asked for
+        self._motor_off()
+        self.state = JAMMED if kind == JAM else EMPTIED
+        self._stuck = self._blocked_at is not None
+        self._report(kind, self.counted)
+
+    def _motor_off(self):
+        self._ramp_at = self._count_at = self._jam_at = self._retract_until = None
+        self._drive(0)

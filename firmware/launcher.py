@@ -1,0 +1,172 @@
+"""The launcher controller: commands from the host in, the dispenser's events out.
+
+A dispense whose id was seen recently is answered from memory and never moves the motor
+again. No good frame from the host for HOST_TIMEOUT_US stops the motor ("host lost"): the
+running dispense ends there and the host asks for the rest under a new id.
+"""
+
+from . import protocol as p
+from .dispenser import IDLE, Dispenser, earliest
+from .link import Link
+
+FIRMWARE_VERSION = (1, 0, 0)
+HOST_TIMEOUT_US = 2000000
+MEMORY = 16  # dispense ids remembered with how they ended
+
+
+class Launcher:
+    """Everything the firmware decides, on times passed in (integer microseconds).
+
+    `write(bytes)` sends on the line, `drive(duty)` runs the motor, `keep(id, counted)`
+    stores the running dispense where a reset does not erase it (the RP2040's watchdog
+    scratch registers)."""
+
+    def __init__(self, write, drive, beam_clear, hopper_empty, keep, board_id, now):
+        self._link = Link(write)
+        self._keep = keep
+        self._board_id = board_id
+        self._beam_clear = beam_clear
+        self._hopper_empty = hopper_empty
+        self.dispenser = Dispenser(drive, beam_clear, hopper_empty, self._progress)
+        self._memory = []  # [id, event kind or None while running, counted]
+        self._current = None  # the entry of the dispense running or waiting on a fault
+        self.host_lost = False
+        self._heard = now
+        self._now = now  # the time of what is being handled, for the events it sends
+
+    def boot(self, cause, kept_id, kept_counted, now):
+        """Say that the firmware (re)started, and what the dispense running then had done."""
+        if kept_id:
+            # The host may still resend it: it must be answered, not dispensed again.
+            self._remember([kept_id, p.STOPPED, kept_counted])
+        self._link.send(p.RESET, p.pack(p.RESET_FORMAT, cause, kept_id, kept_counted), now)
+        self._send_info(now)
+
+    @property
+    def link(self):
+        return self._link
+
+    # -- from the outside
+
+    def receive(self, data, now):
+        self._now = now
+        for kind, payload in self._link.receive(data, now):
+            self._command(kind, payload, now)
+        if self._link.last_heard is not None and self._link.last_heard > self._heard:
+            self._heard = self._link.last_heard
+            self.host_lost = False
+
+    def beam(self, clear, t):
+        self._now = max(self._now, t)
+        self.dispenser.beam(clear, t)
+
+    def hopper_emptied(self, now):
+        self._now = now
+        self.dispenser.hopper_emptied(now)
+
+    def next_due(self):
+        lost = None if self.host_lost else self._lost_at()
+        return earliest((self.dispenser.next_due(), self._link.next_due(), lost))
+
+    def poll(self, now):
+        self._now = now
+        self.dispenser.poll(now)
+        self._link.poll(now)
+        if not self.host_lost and now >= self._lost_at():
+            self.host_lost = True
+            self.dispenser.stop(p.HOST_LOST, now)
+
+    # -- inside
+
+    def _lost_at(self):
+        return self._heard + HOST_TIMEOUT_US
+
+    def _command(self, kind, payload, now):
+        if kind == p.HELLO:
+            if payload[0] != p.PROTOCOL_VERSION:
+                self._error(p.E_VERSION, kind, now)
+            self._send_info(now)
+        elif kind == p.DISPENSE:
+            ident, count = p.unpack(p.ID_COUNT, payload)
+            self._dispense(ident, count, now)
+        elif kind == p.RETRACT:
+            if self.dispenser.state == IDLE:
+                self.dispenser.retract(now)
+            else:
+                self._error(p.E_BUSY, kind, now)
+        elif kind == p.STATUS:
+            self._send_state(now)
+        elif kind == p.STOP:
+            self.dispenser.stop(p.STOPPED, now)
+        elif kind == p.SET:
+            self._set(*p.unpack(p.SET_FORMAT, payload), now)
+        else:
+            self._error(p.E_TYPE, kind, now)
+
+    def _dispense(self, ident, count, now):
+        if not ident or not count:
+            self._error(p.E_PAYLOAD, p.DISPENSE, now)
+            return
+        for entry in self._memory:
+            if entry[0] == ident:
+                # Seen before: tell how it stands, move nothing.
+                self._tell(entry, now)
+                return
+        if self._current is not None and self._current[1] is None:
+            self._error(p.E_BUSY, p.DISPENSE, now)
+            return
+        entry = [ident, None, 0]
+        self._remember(entry)
+        self._current = entry
+        self._keep(ident, 0)
+        self.dispenser.start(count, now)
+
+    def _set(self, param, value, now):
+        limits = p.PARAMS.get(param)
+        if limits is None:
+            self._error(p.E_PARAM, p.SET, now)
+        elif not limits[0] <= value <= limits[1]:
+            self._error(p.E_PAYLOAD, p.SET, now)
+        elif param == p.P_JAM_MS:
+            self.dispenser.jam_us = value * 1000
+        else:
+            self.dispenser.retract_us = value * 1000
+
+    def _progress(self, kind, counted):
+        entry = self._current
+        if entry is None:
+            return
+        entry[2] = counted
+        if kind != p.CARD:
+            entry[1] = kind
+        self._keep(entry[0], counted)
+        self._tell(entry, self._now)
+
+    def _tell(self, entry, now):
+        kind = p.CARD if entry[1] is None else entry[1]
+        self._link.send(kind, p.pack(p.ID_PROGRESS, entry[0], entry[2]), now)
+
+    def _remember(self, entry):
+        self._memory.append(entry)
+        if len(self._memory) > MEMORY:
+            self._memory.pop(0)
+
+    def _send_info(self, now):
+        major, minor, patch = FIRMWARE_VERSION
+        info = p.pack(p.INFO_FORMAT, p.PROTOCOL_VERSION, major, minor, patch, self._board_id)
+        self._link.send(p.INFO, info, now)
+
+    def _send_state(self, now):
+        d = self.dispenser
+        if self.host_lost and d.state == IDLE:
+            state = p.S_HOST_LOST
+        else:
+            state = (p.S_IDLE, p.S_RUNNING, p.S_JAM, p.S_EMPTY)[d.state]
+        ident = 0 if self._current is None else self._current[0]
+        flags = (1 if self._hopper_empty() else 0, 1 if self._beam_clear() else 0)
+        self._link.send(
+            p.STATE, p.pack(p.STATE_FORMAT, state, ident, d.counted, d.asked, *flags), now
+        )
+
+    def _error(self, code, about, now):
+        self._link.send(p.ERROR, p.pack(p.ERROR_FORMAT, code, about), now)

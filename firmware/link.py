@@ -1,0 +1,90 @@
+"""The firmware's end of the link: sequence numbers, acknowledgements, resending, duplicates.
+
+Each side sends one frame at a time and resends it, same bytes, every RESEND_US until the
+other side acknowledges its sequence number. A frame with the sequence number of the last one
+taken from the peer is a duplicate: acknowledged again, not handed on. HELLO and RESET start
+the count over, since they come from a side that has just (re)started.
+"""
+
+from .frame import Decoder, encode
+from .protocol import ACK, CARD, HELLO, RESET, STATE, well_formed
+
+RESEND_US = 100000
+OUTBOX_LIMIT = 24
+# Queued, not yet sent, these say nothing a newer one of the same kind does not say better.
+SUPERSEDED = (CARD, STATE)
+
+
+class Link:
+    def __init__(self, write):
+        self._write = write
+        self._decoder = Decoder()
+        self._seq = 0
+        self._peer_seq = None  # the last sequence number taken from the peer
+        self._outbox = []  # [kind, payload] waiting to be sent
+        self._in_flight = None  # (seq, frame bytes) sent, not yet acknowledged
+        self._resend_at = None
+        self.last_heard = None  # when the last good frame came in
+        self.resent = 0
+        self.noise = 0
+
+    @property
+    def dropped(self):
+        return self._decoder.dropped
+
+    @property
+    def between_frames(self):
+        """No part of a frame is waiting for the rest of it."""
+        return self._decoder.idle
+
+    def send(self, kind, payload, now):
+        """Queue a frame; it goes out when every frame before it has been acknowledged."""
+        if kind in SUPERSEDED:
+            key = payload[:4] if kind == CARD else b""
+            self._outbox = [m for m in self._outbox if not (m[0] == kind and m[1][:4] == key)]
+        if len(self._outbox) >= OUTBOX_LIMIT:
+            self._outbox.pop(0)
+        self._outbox.append((kind, payload))
+        self._next(now)
+
+    def receive(self, data, now):
+        """Bytes from the line; returns the new frames for the application, as (kind, payload)."""
+        taken = []
+        for seq, kind, payload in self._decoder.feed(data):
+            if not well_formed(seq, kind, payload):
+                self.noise += 1  # a good CRC on bytes no side would send
+                continue
+            self.last_heard = now
+            if kind == ACK:
+                flight = self._in_flight
+                if flight is not None and payload == bytes((flight[0],)):
+                    self._in_flight = self._resend_at = None
+                    self._next(now)
+                continue
+            self._write(encode(0, ACK, bytes((seq,))))
+            if kind in (HELLO, RESET):
+                self._peer_seq = None
+            if seq == self._peer_seq:
+                continue
+            self._peer_seq = seq
+            taken.append((kind, payload))
+        return taken
+
+    def next_due(self):
+        return self._resend_at
+
+    def poll(self, now):
+        if self._resend_at is not None and now >= self._resend_at:
+            self.resent += 1
+            self._write(self._in_flight[1])
+            self._resend_at = now + RESEND_US
+
+    def _next(self, now):
+        if self._in_flight is not None or not self._outbox:
+            return
+        kind, payload = self._outbox.pop(0)
+        self._seq = (self._seq + 1) & 0xFF
+        frame = encode(self._seq, kind, payload)
+        self._in_flight = (self._seq, frame)
+        self._resend_at = now + RESEND_US
+        self._write(frame)

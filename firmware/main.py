@@ -1,0 +1,80 @@
+"""The Pico's entry point: copied to the board's root as main.py, it runs at power-on.
+
+The loop sleeps in `poll` until a byte comes or something is due, at most IDLE_MS, and
+wakes every millisecond while the motor runs, so a card is counted within a millisecond or
+two of leaving the beam (the beam's edges are stamped in the interrupt, to the microsecond).
+"""
+
+import select
+import sys
+import time
+from binascii import hexlify
+
+import machine
+import micropython
+
+from firmware.board import Board
+from firmware.dispenser import IDLE
+from firmware.launcher import FIRMWARE_VERSION, Launcher
+from firmware.protocol import PROTOCOL_VERSION
+
+LINK = "usb"  # or "uart": the link on GP0/GP1 through a USB-serial adapter
+BAUD = 115200
+IDLE_MS = 200
+RUNNING_MS = 1
+# What mpremote and a terminal's Ctrl-C send; between frames it hands the REPL back.
+INTERRUPT = b"\r\x03"
+
+
+def run():
+    board = Board(machine, time.ticks_us, time.ticks_diff, link=LINK, baud=BAUD)
+    if board.port is None:
+        # On USB the REPL's stream is the link: a 0x03 in a frame is data, not Ctrl-C.
+        micropython.kbd_intr(-1)
+        stream_in, stream_out = sys.stdin.buffer, sys.stdout.buffer
+    else:
+        stream_in = stream_out = board.port
+    poller = select.poll()
+    poller.register(stream_in, select.POLLIN)
+    version = ".".join(str(n) for n in FIRMWARE_VERSION)
+    # A banner for a person at a terminal; the host skips it as line noise before a frame.
+    board_id = hexlify(board.board_id).decode()
+    banner = f"flashtable-launcher {version} protocol {PROTOCOL_VERSION} board {board_id}\r\n"
+    stream_out.write(banner)
+    now = board.now()
+    launcher = Launcher(
+        stream_out.write,
+        board.drive,
+        board.beam_clear,
+        board.hopper_empty,
+        board.keep,
+        board.board_id,
+        now,
+    )
+    launcher.boot(board.reset_cause(), *board.kept(), now)
+    board.start_watchdog()
+    tail = b""
+    while True:
+        now = board.now()
+        for clear, when in board.edges():
+            launcher.beam(clear, when)
+        if board.hopper_empty():
+            launcher.hopper_emptied(now)
+        launcher.poll(now)
+        board.feed_watchdog()
+        due = launcher.next_due()
+        wait = IDLE_MS if launcher.dispenser.state == IDLE else RUNNING_MS
+        if due is not None:
+            wait = max(0, min(wait, (due - now) // 1000))
+        while poller.poll(wait):
+            byte = stream_in.read(1)
+            if tail + byte == INTERRUPT and launcher.link.between_frames:
+                board.drive(0)
+                micropython.kbd_intr(3)
+                raise KeyboardInterrupt
+            tail = byte
+            launcher.receive(byte, board.now())
+            wait = 0
+
+
+run()

@@ -1,0 +1,155 @@
+"""Runs the firmware's pure modules on fixed inputs and prints what they did, one JSON line.
+
+The same file runs under CPython and under MicroPython (so: only the subset both have); the
+tests compare the two outputs and check CPython's against what the protocol promises.
+Usage: pure_checks.py ROOT, where ROOT holds firmware/ (MicroPython, whose sys.argv cannot be
+set from outside, gets ROOT as a global instead).
+"""
+
+import json
+import sys
+
+try:
+    root = ROOT
+except NameError:
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+sys.path.insert(0, root)
+
+from firmware import protocol as p
+from firmware.dispenser import Dispenser
+from firmware.frame import Decoder, crc16, encode
+from firmware.launcher import Launcher
+
+
+def unhex(text):
+    return bytes(int(text[i : i + 2], 16) for i in range(0, len(text), 2))
+
+
+def accepted(data):
+    return [
+        [seq, kind, payload.hex()]
+        for seq, kind, payload in Decoder().feed(data)
+        if p.well_formed(seq, kind, payload)
+    ]
+
+
+def vectors():
+    with open(root + "/firmware/vectors.json") as f:
+        v = json.load(f)
+    out = {"crc": [], "encoded": [], "decoded": [], "bad": [], "streams": []}
+    for case in v["crc"]:
+        out["crc"].append(f"{crc16(unhex(case['data'])):04x}")
+    for case in v["good"]:
+        kind = getattr(p, case["type"])
+        out["encoded"].append(encode(case["seq"], kind, unhex(case["payload"])).hex())
+        out["decoded"].append(accepted(unhex(case["hex"])))
+    for case in v["bad"]:
+        out["bad"].append(accepted(unhex(case["hex"])))
+    for case in v["streams"]:
+        out["streams"].append(accepted(unhex(case["hex"])))
+    return out
+
+
+class Mechanics:
+    """A roller feeding one card every 125 us-scaled steps: the beam blocks, then clears."""
+
+    def __init__(self):
+        self.duty = 0
+        self.log = []
+        self.clear = True
+        self.empty = False
+
+    def drive(self, duty):
+        if duty != self.duty:
+            self.duty = duty
+            self.log.append(["drive", duty])
+
+
+def dispenser_run(asked, jam_after=None, glitch=False):
+    m = Mechanics()
+    reports = []
+    d = Dispenser(m.drive, lambda: m.clear, lambda: m.empty, lambda k, c: reports.append([k, c]))
+    now = 0
+    d.start(asked, now)
+    cards = 0
+    while now < 5000000:
+        now += 1000
+        if m.duty > 200 and jam_after != cards:
+            phase = now % 125000
+            if phase == 60000 and m.clear:
+                m.clear = False
+                d.beam(False, now)
+            elif phase == 0 and not m.clear:
+                m.clear = True
+                cards += 1
+                d.beam(True, now)
+            elif glitch and phase == 20000:
+                d.beam(False, now)
+                d.beam(True, now + 1000)
+        d.poll(now)
+        if d.next_due() is None and m.duty == 0:
+            break
+    return {"reports": reports, "log": m.log, "cards": cards, "end": now}
+
+
+def launcher_run():
+    """A host's conversation with the launcher core; the host acknowledges what it is sent."""
+    line = []
+    m = Mechanics()
+    kept = []
+    launcher = Launcher(
+        line.append,
+        m.drive,
+        lambda: m.clear,
+        lambda: m.empty,
+        lambda i, c: kept.append([i, c]),
+        b"\x01" * 8,
+        0,
+    )
+    heard = []
+    decoder = Decoder()
+
+    def listen(now):
+        while line:
+            for seq, kind, payload in decoder.feed(line.pop(0)):
+                heard.append([now, seq, kind, payload.hex()])
+                if kind != p.ACK:
+                    launcher.receive(encode(0, p.ACK, bytes([seq])), now)
+
+    launcher.boot(p.R_WATCHDOG, 76, 1, 0)
+    listen(0)
+    now = 1000
+    for seq, kind, payload in (
+        (1, p.HELLO, bytes([1])),
+        (2, p.DISPENSE, p.pack(p.ID_COUNT, 77, 2)),
+        (2, p.DISPENSE, p.pack(p.ID_COUNT, 77, 2)),  # the same frame again: a duplicate
+        (3, p.DISPENSE, p.pack(p.ID_COUNT, 77, 2)),  # the same id again: from memory
+        (4, p.DISPENSE, p.pack(p.ID_COUNT, 76, 3)),  # the one running at the reset
+        (5, p.DISPENSE, p.pack(p.ID_COUNT, 78, 1)),  # another while 77 runs: busy
+        (6, p.SET, p.pack(p.SET_FORMAT, 9, 1)),  # no such parameter
+        (7, p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, 20)),  # out of range
+        (8, p.DISPENSE, p.pack(p.ID_COUNT, 79, 0)),  # no cards
+        (9, 0x3E, b"?"),  # unknown type
+        (10, p.STATUS, b""),
+        (11, p.STOP, b""),
+        (12, p.DISPENSE, p.pack(p.ID_COUNT, 77, 2)),  # stopped: still answered from memory
+    ):
+        launcher.receive(encode(seq, kind, payload), now)
+        listen(now)
+        now += 1000
+    due = launcher.next_due()
+    launcher.poll(now + 2000000)  # the host falls silent
+    return {"heard": heard, "drive": m.log, "kept": kept, "due": due, "lost": launcher.host_lost}
+
+
+print(
+    json.dumps(
+        {
+            "vectors": vectors(),
+            "dispense3": dispenser_run(3),
+            "glitches": dispenser_run(2, glitch=True),
+            "jam": dispenser_run(4, jam_after=1),
+            "launcher": launcher_run(),
+        }
+    )
+)

