@@ -9,6 +9,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hardware.factory import FACTORIES
 from hardware.pinmap import (
@@ -89,7 +90,7 @@ def load(path: Path | None) -> Config:
         raise ConfigError(f"{path}: {err}") from None
 
 
-def parse(raw: Mapping[str, object]) -> Config:
+def parse(raw: Mapping[str, Any]) -> Config:
     """A Config from parsed TOML; raises ConfigError naming the first bad key."""
     for section, body in raw.items():
         if section in ("pins", "settings"):
@@ -105,7 +106,8 @@ def parse(raw: Mapping[str, object]) -> Config:
             if isinstance(value, bool) or not isinstance(value, kind):
                 raise ConfigError(f"{section}.{key} must be a {kind.__name__}, not {value!r}")
 
-    def get(section: str, key: str, default):
+    def get(section: str, key: str, default: Any) -> Any:
+        # Each value's type was checked against _SCHEMA above.
         return raw.get(section, {}).get(key, default)
 
     table_id = get("table", "id", Config.table_id)

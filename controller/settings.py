@@ -34,7 +34,7 @@ class Setting:
         # 6.0 == 6 in Python, but a setting is a whole number or a word, never a float.
         if isinstance(value, bool | float) or value not in self.options:
             raise SettingError(f"{self.key} cannot be {raw!r}; allowed: {self.allowed()}")
-        return value  # type: ignore[return-value]
+        return value
 
     def allowed(self) -> str:
         """The options in menu order, each run of whole numbers as a span with its unit."""
@@ -103,6 +103,35 @@ class Settings(Mapping[str, Value]):
     """An immutable, valid set of values for every setting; read as `settings.turn_timer`."""
 
     __slots__ = ("_values",)
+    _values: dict[str, Value]
+
+    # What `settings.key` holds: one line per setting of SETTINGS (a test holds them equal).
+    mode: str
+    turn_timer: int | str  # 2-30 s, "off" or "surprise"
+    surprise_min: int
+    surprise_max: int
+    timeout_penalty: int
+    slap_window: int
+    slap_penalty: int
+    picker: str
+    jump_in: str
+    sleep_time: int | str  # minutes or "off"
+    launcher_profile: str
+    custom_chance: int
+    custom_min: int
+    custom_max: int
+    burst_cap: int | str  # cards or "off"
+    jam_time: int
+    volume: str
+    brightness: int
+    handicap_seat1: int
+    handicap_seat2: int
+    handicap_seat3: int
+    handicap_seat4: int
+    handicap_seat5: int
+    handicap_seat6: int
+    handicap_seat7: int
+    handicap_seat8: int
 
     def __init__(self, values: Mapping[str, object] | None = None) -> None:
         defaults: dict[str, Value] = {s.key: s.default for s in SETTINGS}

@@ -74,7 +74,8 @@ def read_json(path: Path) -> object | None:
     except FileNotFoundError:
         return None
     try:
-        return json.loads(data)
+        value: object = json.loads(data)
+        return value
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         kept_as = path.with_name(path.name + ".bad")
         os.replace(path, kept_as)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 MAX_SEATS = 8
 
@@ -130,7 +131,8 @@ class PinMap:
         wanted = known_roles(seats)
         pins = {role: pin for role, pin in merged.items() if role in wanted}
         validate(pins, seats=seats, header=header, i2c_in_use=i2c_in_use)
-        return cls(seats=seats, pins=dict(sorted(pins.items(), key=_role_order)))
+        numbers = cast(dict[str, int], pins)  # `validate` made sure each is a pin number
+        return cls(seats=seats, pins=dict(sorted(numbers.items(), key=_role_order)))
 
 
 def validate(pins: Mapping[str, object], *, seats: int, header: range, i2c_in_use: bool) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from ..settings import Settings
 from . import profiles, rest, summary
@@ -45,14 +46,14 @@ def profile(settings: Settings) -> profiles.LauncherProfile:
     name = str(settings.launcher_profile)
     if name == "custom":
         return profiles.custom_profile(
-            int(settings.custom_chance),  # type: ignore[arg-type]
-            int(settings.custom_min),  # type: ignore[arg-type]
-            int(settings.custom_max),  # type: ignore[arg-type]
+            int(settings.custom_chance),
+            int(settings.custom_min),
+            int(settings.custom_max),
         )
     return profiles.PROFILES[name]
 
 
-def _with(table: Table, **changes) -> Table:
+def _with(table: Table, **changes: Any) -> Table:
     return replace(table, launcher=replace(table.launcher, **changes))
 
 
@@ -91,7 +92,7 @@ def hit(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> T
         cards = drawn
     else:
         received = sum(cards for _, who, cards in recent if who == player)
-        cards = max(0, min(drawn, int(cap) - received))  # type: ignore[arg-type]
+        cards = max(0, min(drawn, int(cap) - received))
     misses = 0 if drawn else launcher.misses + 1
     effects += [
         Sound(_chime_tune(table, launcher.misses)),

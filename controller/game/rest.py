@@ -55,7 +55,7 @@ def sleep_due(table: Table) -> float | None:
         return None
     if table.phase not in RESTFUL:
         return None
-    return table.last_input + 60 * int(minutes)  # type: ignore[arg-type]
+    return table.last_input + 60 * int(minutes)
 
 
 def fall_asleep(

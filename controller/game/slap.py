@@ -34,7 +34,7 @@ def start(table: Table, at: float, effects: list[Effect]) -> Table:
         return table  # nobody to race
     seconds = round(at - table.turn.started, 3)
     table = summary.record_turn(table, slapper, seconds)
-    window = int(table.settings.slap_window)  # type: ignore[arg-type]
+    window = int(table.settings.slap_window)
     racers = table.seated - {slapper}
     race = SlapRace(slapper, at, at + window, racers)
     effects += [
@@ -67,7 +67,7 @@ def fire(table: Table, when: float, now: float, rng: random.Random, effects: lis
     places = rank(race, rng)
     losers = slowest(places)
     tie = len(losers) == 1 and places[-1].tie
-    penalty = int(table.settings.slap_penalty)  # type: ignore[arg-type]
+    penalty = int(table.settings.slap_penalty)
     effects += [
         Sound("slap_over"),
         Announce(

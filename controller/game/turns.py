@@ -31,7 +31,7 @@ def limit(settings: Settings, seat: int, rng: random.Random) -> tuple[float | No
         low, high = int(settings.surprise_min), int(settings.surprise_max)
         # Milliseconds are plenty, and keep the logs readable.
         return round(rng.uniform(low, high), 3) + handicap, True
-    return float(timer) + handicap, False  # type: ignore[arg-type]
+    return float(timer) + handicap, False
 
 
 def shown(deadline: float, now: float) -> int:
@@ -96,10 +96,10 @@ def end(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> T
 
 
 def timeout(table: Table, effects: list[Effect]) -> Table:
-    assert table.turn is not None and table.turn.deadline is not None
     turn = table.turn
+    assert turn is not None and turn.deadline is not None
     seat, at = turn.seat, turn.deadline
-    penalty = int(table.settings.timeout_penalty)  # type: ignore[arg-type]
+    penalty = int(table.settings.timeout_penalty)
     effects += [Sound("timeout"), Announce("timeout", {"seat": seat, "penalty": penalty})]
     if penalty:
         effects.append(Announce("penalty", {"seat": seat, "cards": penalty, "reason": "timeout"}))

@@ -197,8 +197,8 @@ class TableApp(App[int]):
         for seat, pattern in table.lights.items():
             button = self.query_one(f"#seat{seat}", SeatButton)
             button.show(pattern, game_time)
-        for button in self.query(TableButton):
-            button.down = fingers.is_down(button.input_name)
+        for pressable in self.query(TableButton):
+            pressable.down = fingers.is_down(pressable.input_name)
         # The model of the LCD's controller is the glass itself, custom characters and all.
         glass = table.lcd_model
         self.query_one(Lcd).show(table.lcd, lit=backlit(glass), custom=glass.custom_chars)

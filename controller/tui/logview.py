@@ -16,6 +16,7 @@ from textual.widgets import RichLog
 
 from .eventlog import Entry
 
+MAX_LINES = 2000  # lines the view keeps
 ROUTED_LOGGERS = ("controller", "hardware", "gpiozero", "py.warnings")
 
 
@@ -30,7 +31,7 @@ class EventLog(RichLog, can_focus=False):
     """
 
     def __init__(self) -> None:
-        super().__init__(max_lines=2000, wrap=False, auto_scroll=True, id="log")
+        super().__init__(max_lines=MAX_LINES, wrap=False, auto_scroll=True, id="log")
         self.border_title = "events"
         self.plain: list[str] = []
 
@@ -43,7 +44,7 @@ class EventLog(RichLog, can_focus=False):
 
     def _write(self, line: str, style: str) -> None:
         self.plain.append(line)
-        del self.plain[: -self.max_lines]
+        del self.plain[:-MAX_LINES]
         self.write(Text(line, style=style))
 
 

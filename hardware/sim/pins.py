@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from typing import cast
 
 from gpiozero.exc import PinFixedPull, PinInvalidFunction, PinInvalidPull, PinSetInput
 from gpiozero.pins.mock import PinState
@@ -175,10 +176,10 @@ class SimFactory(PiFactory):
     def pin(self, name: object, pin_class: type[SimPin] | None = None) -> SimPin:
         """The pin `name`, made as `pin_class` (a kind of SimPin) if it does not exist yet."""
         if pin_class is None:
-            return super().pin(name)
+            return cast(SimPin, super().pin(name))
         default, self.pin_class = self.pin_class, pin_class
         try:
-            return super().pin(name)
+            return cast(SimPin, super().pin(name))
         finally:
             self.pin_class = default
 
