@@ -33,7 +33,7 @@ from .launcher_link import LAUNCHER_INPUTS, LauncherLink
 from .panel import Panel
 from .publish import Publisher
 from .renderer import Renderer
-from .requests import DealCards, GameCommand, Request
+from .requests import DealCards, GameCommand, MenuShown, Request
 from .settings import Settings
 from .settings_keeper import HardwareSettings, SettingsKeeper
 from .settings_store import SettingsStore
@@ -188,6 +188,9 @@ class Daemon:
             return None
         if isinstance(request, DealCards):
             self.feed(ExactDraw(request.cards, request.reason, now))
+            return None
+        if isinstance(request, MenuShown):
+            self.feed(Command("menu_opened" if request.open else "menu_closed", now))
             return None
         settings, notice = self.settings.answer(request, self.table.settings)
         if notice is not None:

@@ -1,9 +1,9 @@
 """The operator's panel: the LCD menu on the rotary encoder, as the daemon runs it.
 
 A turn of the encoder opens the menu; while it is open the encoder belongs to it (push to
-select, hold 1 s to go back) and the LCD shows it. It closes by going back from the top, by
-choosing Start/Pause/Resume, or after IDLE_CLOSE seconds untouched. A push with the menu
-closed is Play/Pause, for the game.
+select, hold 1 s to go back) and the LCD shows it, and no turn runs (the engine pauses it).
+It closes by going back from the top, by choosing Start/Pause/Resume, or after IDLE_CLOSE
+seconds untouched. A push with the menu closed is Play/Pause, for the game.
 """
 
 from __future__ import annotations
@@ -19,7 +19,14 @@ from . import __version__
 from .game import Phase, Table
 from .menu import Action, Back, Context, Menu, Push, Turn, render, step
 from .netinfo import ip_addresses
-from .requests import ChangeSettings, DealCards, GameCommand, Request, ResetSettings
+from .requests import (
+    ChangeSettings,
+    DealCards,
+    GameCommand,
+    MenuShown,
+    Request,
+    ResetSettings,
+)
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +91,7 @@ class Panel:
         if self.menu is None:
             self.menu = Menu()
             log.info("menu opened")
+            self._ask(MenuShown(True))  # no turn runs while it is open
             self._touched()
             return
         self._step(Turn(steps))
@@ -148,6 +156,8 @@ class Panel:
             self._idle = None
         if menu is not None and menu.test is not None:
             self._carry_out(Action("test", (menu.test, False)))
+        if self._host.table.menu_open:
+            self._ask(MenuShown(False))  # what it paused goes on
         self._changed()
 
     # -- what the menu sees of the table, and what it asks of it -------------------------

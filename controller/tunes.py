@@ -31,6 +31,7 @@ TUNES: Mapping[str, Sequence[Note]] = {
         ("E5", 0.1),
         ("G5", 0.45),
     ),
+    "round_ended": (("G4", 0.12), ("C4", 0.3)),
     "wake": (("G4", 0.06), ("C5", 0.1)),
     # The launcher's chime before it fires (or not): the same length, quicker notes with
     # every miss on the ascending profile.

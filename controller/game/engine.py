@@ -43,6 +43,7 @@ __all__ = [
 
 STUCK_AFTER = 8.0  # a seat button held this long while seating is stuck, not a player
 MESSAGE_TIME = 3.0  # how long a seating message stays up
+ROUND_PHASES = frozenset({Phase.TURN, Phase.SLAP, Phase.NOTICE, Phase.PAUSED, Phase.EXTREME})
 PLAY_INPUTS = frozenset({"play_pause", "encoder.push"})  # the encoder push is Play/Pause too
 INPUT_NAMES = {
     "play_pause": "Play/Pause",
@@ -161,7 +162,8 @@ def _notice_fire(
     notice = table.notice
     assert notice is not None
     if now >= notice.until:
-        return turns.next_turn(table, notice.until, rng, effects)
+        table = turns.next_turn(table, notice.until, rng, effects)
+        return rest.hold_for_menu(table, notice.until, effects)
     page = min(int((now - notice.started) // notice.page_time), len(notice.pages) - 1)
     return replace(table, notice=replace(notice, page=max(page, notice.page + 1)))
 
@@ -237,12 +239,21 @@ def _play(table: Table, at: float, rng: random.Random, effects: list[Effect]) ->
 
 def _command(table: Table, event: Command, rng: random.Random, effects: list[Effect]) -> Table:
     at = event.time
+    # The menu opening and closing are not someone at the table: they neither wake nor
+    # keep awake (the encoder's own turns and pushes do).
+    if event.name == "menu_opened":
+        return rest.menu_opened(table, at, effects)
+    if event.name == "menu_closed":
+        return rest.menu_closed(table, at, effects)
     table = replace(table, last_input=max(at, table.last_input or at))
     if table.asleep:
         return rest.wake(table, at, effects)
     if event.name == "play":
         return _play(table, at, rng, effects)
-    if event.name == "new_round" and table.phase is not Phase.SEATING:
+    if event.name == "new_round" and table.phase in ROUND_PHASES:
+        # A round still going ends first, with its summary: its statistics are not lost.
+        return summary.round_over(table, None, at, effects)
+    if event.name == "new_round" and table.phase is Phase.ROUND_OVER:
         return _start_round(table, at, rng, effects)
     if event.name == "seating":
         effects.append(Announce("seating", {"seats": sorted(table.seated)}))
@@ -256,6 +267,7 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
             holds={},
             paused_left=None,
             paused_at=None,
+            menu_paused=False,
         )
     return table
 
@@ -312,7 +324,9 @@ def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effe
         Sound("start"),
         Announce("round_started", {"seats": sorted(table.seated), "mode": table.settings.mode}),
     ]
-    table = replace(table, message=None, picks=(), summary=None, holds={}, race=None)
+    table = replace(
+        table, message=None, picks=(), summary=None, holds={}, race=None, menu_paused=False
+    )
     table = summary.fresh_stats(table)
     if table.settings.mode == "extreme":
         # No turns in Extreme: players pass clockwise by themselves and hit the launcher.

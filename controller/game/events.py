@@ -73,9 +73,10 @@ class ExactDraw:
 
 @dataclass(frozen=True)
 class Command:
-    """From the menu: "play" (what Play/Pause does), "new_round" (same seats, fresh start),
-    "seating" (back to claiming seats) or "wake" (someone is at the menu: wake, or keep
-    awake)."""
+    """From the menu: "play" (what Play/Pause does), "new_round" (a round still going ends
+    with its summary; after one, the next starts with the same seats),
+    "seating" (back to claiming seats), "wake" (someone is at the menu: wake, or keep
+    awake), "menu_opened" and "menu_closed" (no turn runs while the menu is open)."""
 
     name: str
     time: float

@@ -1,7 +1,9 @@
-"""Pause and resume, sleep after the inactivity time, and waking up.
+"""Pause and resume, the menu's pause, sleep after the inactivity time, and waking up.
 
 A pause keeps the exact time left; a sleep is a pause with the lights and the backlight off.
-The press that wakes the table does nothing else.
+The press that wakes the table does nothing else. While the LCD menu is open no turn runs:
+opening it pauses the turn, a turn that comes up meanwhile starts paused, and closing the
+menu resumes what it paused (a pause from Play/Pause stays until Play/Pause).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ def pause(table: Table, at: float, effects: list[Effect], *, sound: bool = True)
         paused_at=at,
         holds={},
         turn=replace(turn, banner=None),
+        menu_paused=False,
     )
 
 
@@ -46,7 +49,31 @@ def resume(table: Table, at: float, effects: list[Effect]) -> Table:
         deadline=None if left is None else at + left,
     )
     effects += [Sound("resume"), Announce("resumed", {"seat": turn.seat, "left": left})]
-    return replace(table, phase=Phase.TURN, turn=turn, paused_left=None, paused_at=None)
+    return replace(
+        table, phase=Phase.TURN, turn=turn, paused_left=None, paused_at=None, menu_paused=False
+    )
+
+
+def hold_for_menu(table: Table, at: float, effects: list[Effect]) -> Table:
+    """With the menu open, a running turn pauses (the time left kept) until it closes."""
+    if not table.menu_open or table.phase is not Phase.TURN or table.turn is None:
+        return table
+    return replace(pause(table, at, effects), menu_paused=True)
+
+
+def menu_opened(table: Table, at: float, effects: list[Effect]) -> Table:
+    return hold_for_menu(replace(table, menu_open=True), at, effects)
+
+
+def menu_closed(table: Table, at: float, effects: list[Effect]) -> Table:
+    ours = table.menu_paused and table.phase is Phase.PAUSED
+    table = replace(table, menu_open=False, menu_paused=False)
+    if not ours or table.asleep:
+        return table  # asleep: it wakes paused, as any sleep does
+    if table.launcher.fault is not None:
+        # The launcher waits for OK (it closed the menu): OK resumes the turn.
+        return replace(table, launcher=replace(table.launcher, paused_play=True))
+    return resume(table, at, effects)
 
 
 def sleep_due(table: Table) -> float | None:

@@ -98,7 +98,7 @@ class SeatStats:
 class Summary:
     """The round-over screens: which page shows, since when (they advance on their own)."""
 
-    winner: int
+    winner: int | None  # None: the round was ended from the menu
     page: int
     since: float
 
@@ -159,5 +159,7 @@ class Table:
     summary: Summary | None = None
     last_input: float | None = None  # edge of the latest press or release: sleep counts from it
     asleep: bool = False
+    menu_open: bool = False  # the operator is in the LCD menu: no turn runs meanwhile
+    menu_paused: bool = False  # the pause is the menu's: closing the menu resumes
     has_launcher: bool = False
     launcher: Launcher = field(default_factory=Launcher)

@@ -14,6 +14,7 @@ from .state import Lines, Phase, SeatStats, Summary, Table
 from .text import row
 
 PAGE_TIME = 3.0
+ENDED = ("Round ended", "no winner")  # from the menu: the summary of the round it ends
 PAGES_PER_SEAT = 2
 
 
@@ -48,9 +49,13 @@ def _of(table: Table, seat: int) -> SeatStats:
     return table.stats.get(seat, SeatStats())
 
 
-def round_over(table: Table, winner: int, at: float, effects: list[Effect]) -> Table:
+def round_over(table: Table, winner: int | None, at: float, effects: list[Effect]) -> Table:
+    """The round ends: won (its winner held their button), or ended from the menu (None)."""
     seats = [_report(seat, _of(table, seat)) for seat in sorted(table.seated)]
-    effects += [Sound("fanfare"), Announce("round_over", {"winner": winner, "seats": seats})]
+    effects += [
+        Sound("fanfare") if winner is not None else Sound("round_ended"),
+        Announce("round_over", {"winner": winner, "seats": seats}),
+    ]
     return replace(
         table,
         phase=Phase.ROUND_OVER,
@@ -60,6 +65,7 @@ def round_over(table: Table, winner: int, at: float, effects: list[Effect]) -> T
         holds={},
         paused_left=None,
         paused_at=None,
+        menu_paused=False,
         summary=Summary(winner, 0, at),
     )
 
@@ -82,7 +88,8 @@ def _report(seat: int, stats: SeatStats) -> dict[str, object]:
 def pages(table: Table) -> tuple[Lines, ...]:
     """The title, two screens per seat, and how to go on."""
     assert table.summary is not None
-    title = ("Round over!", f"Seat {table.summary.winner} wins!")
+    winner = table.summary.winner
+    title = ("Round over!", f"Seat {winner} wins!") if winner is not None else ENDED
     per_seat = [
         screen for seat in sorted(table.seated) for screen in _seat_pages(seat, _of(table, seat))
     ]

@@ -81,7 +81,7 @@ def next_turn(
     # A repeat must not look like a missed press: it is named, sounds and blinks.
     again = bool(table.picks) and table.picks[-1] == seat
     if sound:
-        effects.append(Sound("again" if again else "turn"))
+        effects.append(Sound("again") if again else Sound("turn"))
     return start(table, seat, at, rng, effects, again=again)
 
 

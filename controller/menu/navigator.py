@@ -87,7 +87,7 @@ def step(menu: Menu, event: Input, context: Context) -> Result:
         return _in_test(menu, event, context)
     if menu.confirming:
         if isinstance(event, Push):
-            return replace(menu, confirming=False), [entry.action] if entry.action else []
+            return _act(replace(menu, confirming=False), entry.action)
         if isinstance(event, Back):
             return replace(menu, confirming=False), []
         return menu, []
@@ -115,12 +115,18 @@ def _choose(menu: Menu, entry: Entry) -> Result:
         return replace(menu, confirming=True), []
     if entry.kind == "test":
         return replace(menu, test=entry.key, test_seat=1), [Action("test", (entry.key, True))]
-    if entry.kind == "action" and entry.action is not None:
-        if entry.action.kind in ("play", "new_round", "seating"):
-            # Play goes on: the menu gets out of the way of the game's own screen.
-            return None, [entry.action, Action("close")]
-        return menu, [entry.action]
+    if entry.kind == "action":
+        return _act(menu, entry.action)
     return menu, []
+
+
+def _act(menu: Menu, action: Action | None) -> Result:
+    if action is None:
+        return menu, []
+    if action.kind in ("play", "new_round", "seating"):
+        # Play goes on: the menu gets out of the way of the game's own screen.
+        return None, [action, Action("close")]
+    return menu, [action]
 
 
 def _change(entry: Entry, steps: int, context: Context) -> list[Action]:
@@ -149,7 +155,7 @@ def render(menu: Menu, context: Context) -> tuple[str, str]:
     if menu.test is not None:
         return _test_lines(menu, context)
     if menu.confirming:
-        return (f"{entry.label}?", "push=yes hold=no")
+        return (entry.question or f"{entry.label}?", "push=yes hold=no")
     first = ARROW_RIGHT + entry.label[: COLUMNS - 1]
     if entry.kind == "setting":
         value = BY_KEY[entry.key].text(context.settings[entry.key])

@@ -48,6 +48,7 @@ class Entry:
     key: str = ""  # the setting, the test, or the value an Info line shows
     action: Action | None = None
     children: Callable[[Context], tuple[Entry, ...]] | None = field(default=None, compare=False)
+    question: str = ""  # what a "confirm" entry asks before it acts (default: its label)
 
 
 def _setting(key: str) -> Entry:
@@ -97,10 +98,16 @@ def top(context: Context) -> tuple[Entry, ...]:
     entries = []
     if context.phase in PLAY_LABELS:  # an Extreme round has nothing to pause
         entries.append(Entry(PLAY_LABELS[context.phase], "action", action=Action("play")))
-    if context.phase in ("play", "busy", "paused", "over", "extreme"):
+    if context.phase == "over":
         entries += [
             Entry("New round", "action", action=Action("new_round")),
             Entry("Change seats", "action", action=Action("seating")),
+        ]
+    elif context.phase in ("play", "busy", "paused", "extreme"):
+        # Either ends the round going on: one push by mistake must not lose its statistics.
+        entries += [
+            Entry("New round", "confirm", action=Action("new_round"), question="End the round?"),
+            Entry("Change seats", "confirm", action=Action("seating"), question="End the round?"),
         ]
     entries += [
         _setting("mode"),

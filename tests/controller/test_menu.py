@@ -4,7 +4,7 @@ import pytest
 
 from controller.config import Config
 from controller.game.glyphs import readable
-from controller.panel import IDLE_CLOSE
+from controller.panel import HOLD_BACK, IDLE_CLOSE
 from controller.requests import RereadSettings
 from controller.settings import Settings
 from controller.sim import SimTable
@@ -219,20 +219,108 @@ async def test_start_pause_resume_new_round_and_change_seats_from_the_menu(confi
         await push(table)
         assert not table.daemon.panel.is_open
         assert len(table.lit()) == 1
-        await goto(table, "Pause")
+        await goto(table, "Resume")  # the menu paused the turn as it opened
         await push(table)
+        assert not table.daemon.panel.is_open
+        assert len(table.lit()) == 1
+        await table.tap("play_pause")
+        await table.advance(0.5)
         assert lcd(table)[0] == "Paused"
         await goto(table, "Resume")
         await push(table)
         assert len(table.lit()) == 1
         await goto(table, "New round")
         await push(table)
+        await push(table)  # yes: the round ends with its summary
+        assert table.events_of("round_over")[-1].data["winner"] is None
+        await goto(table, "New round")  # after the summary it starts at once
+        await push(table)
         assert len(table.events_of("round_started")) == 2
         await goto(table, "Change seats")
+        await push(table)
         await push(table)
         assert lcd(table) == ("Table   timer 4s", "Seats 12")
         await table.tap("seat3")
         assert lcd(table)[1] == "Seats 123"
+
+
+async def test_opening_the_menu_pauses_the_turn_and_closing_it_resumes_with_the_time_left(
+    config,
+):
+    async with SimTable(config, seed=2) as table:
+        await seat_and_start(table, 1, 2)
+        [lit] = table.lit()
+        await table.advance(1.0)  # 1.12 s of the 4 s turn gone
+        await table.turn(1)
+        assert table.events_of("paused")[-1].data["seat"] == lit
+        left = table.events_of("paused")[-1].data["left"]
+        assert left == pytest.approx(4.0 - 1.12, abs=0.01)
+        assert label(table) == "Resume"
+        await goto(table, "Turn timer")
+        await push(table)
+        await table.advance(20.0)  # the operator takes their time: nobody times out
+        await push(table)
+        assert table.events_of("timeout") == []
+        assert table.cards_out == 0
+        assert table.lit() == []
+        await back(table)  # closed: the same turn goes on with the time it had
+        assert not table.daemon.panel.is_open
+        assert table.events_of("resumed")[-1].data == {"seat": lit, "left": left}
+        assert table.lit() == [lit]
+        # The turn went on from the moment the hold went back, 0.2 s before its release.
+        await table.advance(left - (1.2 - HOLD_BACK) - 0.01)
+        assert table.events_of("timeout") == []
+        await table.advance(0.02)
+        assert table.events_of("timeout")[-1].data["seat"] == lit
+
+
+async def test_a_turn_that_comes_up_while_the_menu_is_open_waits_for_it_to_close(config):
+    async with SimTable(config, seed=3) as table:
+        await seat_and_start(table, 1, 2)
+        await table.advance(4.1)  # a timeout: its screen shows, then the next pick comes
+        await table.turn(1)
+        await table.advance(10.0)
+        assert len(table.events_of("timeout")) == 1
+        [nxt] = [e.data["seat"] for e in table.events_of("turn_started")[1:]]
+        assert table.events_of("paused")[-1].data == {"seat": nxt, "left": 4.0}
+        await back(table)
+        assert table.lit() == [nxt]
+        assert table.events_of("resumed")[-1].data == {"seat": nxt, "left": 4.0}
+
+
+async def test_a_pause_from_play_pause_stays_when_the_menu_closes(config):
+    async with SimTable(config, seed=2) as table:
+        await seat_and_start(table, 1, 2)
+        await table.tap("play_pause")
+        await table.turn(1)
+        await back(table)
+        assert lcd(table)[0] == "Paused"
+        assert table.events_of("resumed") == []
+
+
+async def test_new_round_asks_first_and_shows_the_summary_of_the_round_it_ends(config):
+    async with SimTable(config, seed=2) as table:
+        await seat_and_start(table, 1, 2)
+        [lit] = table.lit()
+        await table.tap(f"seat{lit}")  # one turn played
+        await goto(table, "New round")
+        await push(table)
+        assert lcd(table) == ("End the round?", "push=yes hold=no")
+        await back(table)  # no: the round goes on
+        assert table.events_of("round_over") == []
+        assert label(table) == "New round"
+        await push(table)
+        await push(table)
+        assert not table.daemon.panel.is_open
+        [over] = table.events_of("round_over")
+        assert over.data["winner"] is None
+        assert {s["seat"]: s["turns"] for s in over.data["seats"]} == {lit: 1, 3 - lit: 0}
+        assert lcd(table) == ("Round ended", "no winner")
+        await table.advance(3.0)  # the summary's next screen: seat 1's turns
+        assert lcd(table)[0] == "Seat 1" + ("1 turn" if lit == 1 else "0 turns").rjust(10)
+        assert len(table.events_of("round_started")) == 1
+        await table.tap("play_pause")  # the next round, the same seats
+        assert len(table.events_of("round_started")) == 2
 
 
 async def test_quick_dispense_deals_exact_cards(config):
@@ -439,11 +527,12 @@ async def test_a_jam_during_a_hardware_test_closes_the_menu_and_ok_still_works(c
     async with SimTable(config) as table:
         await seat_and_start(table, 1, 2)
         table.jam()
+        await table.advance(4.0)  # the turn times out: its penalty starts to fly
         await goto(table, "Hardware test")
         await push(table)
         await goto(table, test)
         await push(table)
-        await table.advance(5.0)  # the turn times out: its penalty jams while the test shows
+        await table.advance(2.0)  # the penalty jams while the test shows
         assert not table.daemon.panel.is_open
         assert lcd(table) == ("JAM: clear slot", "press OK  2 owed")
         assert table.daemon.panel.light_test is None
@@ -487,15 +576,21 @@ async def test_a_disk_that_refuses_writes_still_lets_the_table_reset(config, tmp
         assert table.daemon.panel.is_open  # the table goes on; the log says why
 
 
-async def test_the_info_screen_stays_put_while_its_value_changes(config):
+async def test_the_info_screen_stays_put_while_its_value_changes():
+    # Extreme's launcher answers with no round going, so cards fly while the Info shows.
+    config = Config(settings=Settings({"mode": "extreme", "sleep_time": "off"}))
     async with SimTable(config, seed=3) as table:
-        await seat_and_start(table, 1, 2)
         await goto(table, "Info")
         await push(table)
         await goto(table, "Cards dispensed")
         assert lcd(table) == ("Cards dispensed", "0")
-        await table.advance(5.0)  # a timeout: its penalty is dealt meanwhile
-        assert lcd(table) == ("Cards dispensed", "2")
+        for _ in range(20):
+            await table.tap("launcher")
+            await table.advance(3.0)
+            if table.cards_out:
+                break
+        assert table.cards_out > 0
+        assert lcd(table) == ("Cards dispensed", str(table.cards_out))
 
 
 async def test_no_pause_is_offered_while_a_penalty_screen_runs(config):
