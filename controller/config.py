@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hardware.display import INTERFACES as LCD_INTERFACES
 from hardware.factory import FACTORIES
 from hardware.pinmap import (
     DEFAULT_PINS,
@@ -29,7 +30,6 @@ DEFAULT_PATH = Path("/etc/flashtable/flashtable.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/flashtable")
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-LCD_INTERFACES = ("i2c", "gpio")
 
 
 class ConfigError(ValueError):
@@ -121,7 +121,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
         raise ConfigError(f"gpio.factory must be one of {', '.join(FACTORIES)}, not {factory!r}")
     interface = get("lcd", "interface", Config.lcd_interface)
     if interface not in LCD_INTERFACES:
-        raise ConfigError(f"lcd.interface must be i2c or gpio, not {interface!r}")
+        raise ConfigError(f"lcd.interface must be {' or '.join(LCD_INTERFACES)}, not {interface!r}")
     try:
         settings = Settings(raw.get("settings", {}))
     except SettingError as err:

@@ -6,6 +6,7 @@ from typing import Protocol
 
 COLUMNS = 16
 ROWS = 2
+INTERFACES = ("i2c", "gpio")  # how the LCD is wired: an I2C backpack or GPIO pins
 
 
 class TextDisplay(Protocol):

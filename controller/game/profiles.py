@@ -21,9 +21,6 @@ class LauncherProfile:
     def fire_chance(self, misses: int) -> float:
         return self.fire_chances[min(misses, len(self.fire_chances) - 1)]
 
-    def burst_probability(self, cards: int) -> float:
-        return self.burst_weights.get(cards, 0.0) / sum(self.burst_weights.values())
-
 
 CLASSIC_BURST = {1: 4, 2: 8, 3: 20, 4: 22, 5: 20, 6: 12, 7: 8, 8: 6}
 

@@ -12,6 +12,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
+from ..game.text import COLUMNS
 from .buttons import TableButton
 from .glyphs import Glyphs, lcd_text
 
@@ -34,7 +35,7 @@ class Lcd(Static):
 
     def show(self, lines: Sequence[str], *, lit: bool, custom: Glyphs) -> None:
         """Show the display's lines as it would: codes 0-7 drawn from its custom characters."""
-        shown = tuple(lcd_text(line, custom).ljust(16)[:16] for line in lines[:2])
+        shown = tuple(lcd_text(line, custom).ljust(COLUMNS)[:COLUMNS] for line in lines[:2])
         if (shown, lit) == (self.lines, self._lit):
             return
         self.lines, self._lit = (shown[0], shown[1]), lit

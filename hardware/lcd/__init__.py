@@ -10,11 +10,10 @@ from collections.abc import Mapping, Sequence
 
 from gpiozero.pins import Factory
 
+from ..display import INTERFACES
 from .bus import DisplayError, NibbleBus
 from .character import CharacterDisplay
 from .pcf8574 import DEFAULT_ADDRESS, DEFAULT_PORT
-
-INTERFACES = ("i2c", "gpio")
 
 __all__ = ["INTERFACES", "CharacterDisplay", "DisplayError", "NibbleBus", "open_display"]
 

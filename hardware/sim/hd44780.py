@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from RPLCD.codecs import hd44780_a00, hd44780_a02, st7066_0b
 
+from ..display import COLUMNS
 from ..lcd.character import CharacterDisplay
 
 if TYPE_CHECKING:
     from .pins import SimFactory
 
-COLUMNS = 16
 ROWS = 2
 LINE_LENGTH = 40
 LINE2 = 0x40

@@ -1,4 +1,4 @@
-"""State files survive a writer killed at any byte: the old file or the new, never a mix."""
+"""State files survive a power cut at any moment of a write: the old file or the new, whole."""
 
 import os
 import random
@@ -20,12 +20,12 @@ def store(tmp_path):
     return store
 
 
-def test_a_write_cut_at_any_byte_leaves_the_old_settings(store, monkeypatch):
-    data = (store.path.read_bytes(), None)
+def test_a_killed_writers_temp_file_of_any_length_is_never_read_and_is_swept(store):
+    old = store.path.read_bytes()
     rng = random.Random(3)
     new_bytes = b'{\n  "picker": "fair",\n  "turn_timer": 9\n}\n'
     for _ in range(50):
-        # The writer dies after writing a random prefix of the temp file, before the rename.
+        # What a writer killed before its rename leaves: a temp file with a prefix of the data.
         cut = rng.randrange(len(new_bytes) + 1)
         temp = store.path.with_name(f"{store.path.name}.x{cut}{statefile.TEMP_SUFFIX}")
         temp.write_bytes(new_bytes[:cut])
@@ -34,18 +34,53 @@ def test_a_write_cut_at_any_byte_leaves_the_old_settings(store, monkeypatch):
         assert loaded.problems == []
         statefile.sweep(store.path.parent)  # what the daemon does when it starts
         assert not temp.exists()
-    assert store.path.read_bytes() == data[0]
+    assert store.path.read_bytes() == old
 
 
-def test_a_crash_between_write_and_rename_leaves_the_old_settings(store, monkeypatch):
-    def power_cut(src, dst):
-        raise OSError("power cut")
+class _Disk:
+    """Records the order in which write_atomic makes data and names durable."""
 
-    monkeypatch.setattr(os, "replace", power_cut)
+    def __init__(self, monkeypatch):
+        self.ops: list[tuple[str, str]] = []
+        real_fsync, real_replace = os.fsync, os.replace
+
+        def fsync(fd):
+            self.ops.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+            real_fsync(fd)
+
+        def replace(src, dst):
+            self.ops.append(("rename", str(src)))
+            real_replace(src, dst)
+
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "replace", replace)
+
+
+def test_the_new_data_is_on_the_disk_before_its_name_and_both_before_the_write_returns(
+    tmp_path, monkeypatch
+):
+    disk = _Disk(monkeypatch)
+    statefile.write_atomic(tmp_path / "launcher.json", b'{"owed": 3}')
+    [rename] = [op for op in disk.ops if op[0] == "rename"]
+    at = disk.ops.index(rename)
+    # Without the file's fsync, a power cut after the rename can leave an empty file.
+    assert ("fsync", rename[1]) in disk.ops[:at]
+    # Without the directory's fsync, a power cut after returning can bring back the old file.
+    assert ("fsync", str(tmp_path)) in disk.ops[at + 1 :]
+    assert (tmp_path / "launcher.json").read_bytes() == b'{"owed": 3}'
+
+
+@pytest.mark.parametrize("failing", ["fsync", "replace"])
+def test_a_write_failing_at_any_step_leaves_the_old_file_and_no_temp(store, monkeypatch, failing):
+    def fail(*args):
+        raise OSError(f"{failing} failed")
+
+    monkeypatch.setattr(os, failing, fail)
     with pytest.raises(OSError):
         store.set(NEW)
     monkeypatch.undo()
     assert SettingsStore(store.path.parent, Settings()).load().settings.turn_timer == 4
+    assert list(store.path.parent.glob("*" + statefile.TEMP_SUFFIX)) == []
 
 
 def test_after_the_rename_the_new_settings_are_whole(store):

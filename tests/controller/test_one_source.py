@@ -1,0 +1,43 @@
+"""Facts that must live in more than one place (the engine may not import the hardware, a
+document is not code) are held equal here, so that changing one copy alone fails a test."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import hardware.display
+from controller.game import profiles, text
+from controller.settings import BY_KEY, SETTINGS
+
+DOCS = Path(__file__).parents[2] / "docs"
+
+
+def test_every_launcher_profile_the_settings_offer_is_one_the_engine_can_fire():
+    offered = set(BY_KEY["launcher_profile"].options)
+    assert offered == {*profiles.PROFILES, "custom"}
+
+
+def test_the_game_writes_lines_as_wide_as_the_display_is():
+    assert text.COLUMNS == hardware.display.COLUMNS
+
+
+def test_the_settings_table_in_the_docs_is_the_settings_model():
+    doc = (DOCS / "config.md").read_text(encoding="utf-8")
+    rows = re.findall(
+        r"^\| `([a-z_0-9]+)`(?: … `[a-z_0-9]+`)? \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$",
+        doc,
+        flags=re.M,
+    )
+    documented = {
+        key: (label.strip(), default.strip().strip("`")) for key, label, _, default in rows
+    }
+    handicaps = [s for s in SETTINGS if s.key.startswith("handicap_seat")]
+    for spec in SETTINGS:
+        if spec in handicaps[1:]:
+            continue
+        assert spec.key in documented, spec.key
+        label, default = documented[spec.key]
+        assert label == (spec.label if spec not in handicaps else "Seat N handicap"), spec.key
+        assert default == str(spec.default), spec.key
+    assert set(documented) <= set(BY_KEY)
