@@ -85,7 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
     config_option(sim)
     sim.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
     sim.add_argument(
-        "--seats", type=int, choices=range(2, 9), metavar="N", help="seats to show (2-8)"
+        "--seats",
+        type=int,
+        choices=range(2, 9),
+        metavar="N",
+        help="seats to show, 2-8 (default: the config's, or the 6-seat launcher table)",
     )
     sim.add_argument(
         "--time-scale",
@@ -161,7 +165,7 @@ def check_config(path: Path | None) -> int:
     config = load(path)
     pinmap = config.pinmap(simulated=False)
     shown = path or (DEFAULT_PATH if DEFAULT_PATH.exists() else "no config file: the defaults")
-    print(f"{shown}: ok, table {config.table_id!r}, {config.seats} seats")
+    print(f"{shown}: ok, table {config.table_id!r}, {pinmap.seats} seats")
     for role, pin in pinmap.pins.items():
         print(f"  {role:<24} GPIO{pin}")
     return 0
@@ -284,7 +288,7 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop)
     loop.add_signal_handler(signal.SIGHUP, lambda: daemon.submit(RereadSettings()))
-    log.info("table %s: %d seats, %s pins, seed %d", config.table_id, config.seats, name, seed)
+    log.info("table %s: %d seats, %s pins, seed %d", config.table_id, pinmap.seats, name, seed)
     running = asyncio.create_task(daemon.run())
     await asyncio.sleep(0)  # the table has shown its first screen
     notify("READY=1")

@@ -15,6 +15,8 @@ from hardware.display import INTERFACES as LCD_INTERFACES
 from hardware.factory import FACTORIES
 from hardware.pinmap import (
     DEFAULT_PINS,
+    LAUNCHER_TABLE_PINS,
+    LAUNCHER_TABLE_SEATS,
     LCD_GPIO_ROLES,
     MAX_SEATS,
     PI_HEADER,
@@ -39,7 +41,9 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     table_id: str = "table1"
-    seats: int = MAX_SEATS
+    # None: as many as the default wiring has: 8 on a Pi's own pins; the simulated table is
+    # the 6-seat launcher table of hardware/README.md.
+    seats: int | None = None
     pin_factory: str | None = None
     lgpio_chip: int | None = None  # None: gpiozero picks (gpiochip4 on a Pi 5 that has it)
     lcd_interface: str = "i2c"
@@ -48,18 +52,25 @@ class Config:
     pins: Mapping[str, int] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
 
+    def seat_count(self, *, simulated: bool) -> int:
+        if self.seats is not None:
+            return self.seats
+        return LAUNCHER_TABLE_SEATS if simulated else MAX_SEATS
+
     def pinmap(self, *, simulated: bool) -> PinMap:
         """The validated pin map; the simulated table also wires the optional roles."""
+        seats = self.seat_count(simulated=simulated)
         if simulated:
+            extras = LAUNCHER_TABLE_PINS if seats <= LAUNCHER_TABLE_SEATS else SIMULATION_EXTRA_PINS
             return PinMap.build(
-                self.seats,
+                seats,
                 self.pins,
-                base={**DEFAULT_PINS, **SIMULATION_EXTRA_PINS},
+                base={**DEFAULT_PINS, **extras},
                 header=SIM_HEADER,
                 i2c_in_use=False,
             )
         return PinMap.build(
-            self.seats, self.pins, header=PI_HEADER, i2c_in_use=self.lcd_interface == "i2c"
+            seats, self.pins, header=PI_HEADER, i2c_in_use=self.lcd_interface == "i2c"
         )
 
 
@@ -114,7 +125,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
     if not TABLE_ID.match(table_id):
         raise ConfigError(f"table.id {table_id!r} must be 1-32 letters, digits, '-' or '_'")
     seats = get("table", "seats", Config.seats)
-    if not 2 <= seats <= MAX_SEATS:
+    if seats is not None and not 2 <= seats <= MAX_SEATS:
         raise ConfigError(f"table.seats must be 2 to {MAX_SEATS}, not {seats}")
     factory = get("gpio", "factory", None)
     if factory is not None and factory not in FACTORIES:

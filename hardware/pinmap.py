@@ -61,7 +61,20 @@ DEFAULT_PINS: Mapping[str, int] = {
     "encoder.push": 25,
 }
 
-# The simulated table has every part, so its optional roles take the mock header's spare pins.
+# The 6-seat table of hardware/README.md: Play/Pause and the launcher on the pins that seats
+# 7 and 8 leave free, the hopper switch on GPIO 15 (the UART's, unused). The simulated table
+# is this one by default, so it is a table that can be built.
+LAUNCHER_TABLE_SEATS = 6
+LAUNCHER_TABLE_PINS: Mapping[str, int] = {
+    "play_pause": 13,
+    "launcher.motor.forward": 19,
+    "launcher.motor.backward": 16,
+    "launcher.beam": 26,
+    "launcher.empty": 15,
+}
+
+# A simulated table of 7 or 8 seats has no pins left for these on a Pi; the simulation still
+# gives it every part, on the mock header's spare pins, so that each can be tried.
 SIMULATION_EXTRA_PINS: Mapping[str, int] = {
     "play_pause": 14,
     "launcher.motor.forward": 15,

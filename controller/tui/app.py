@@ -36,7 +36,7 @@ HINTS = "1-8 seat ⇧ hold  space SLAP  l launch  p play  ←→ turn  ⏎ push 
 
 
 class TableApp(App[int]):
-    """One simulated table with `config.seats` seats, its daemon seeded with `seed`."""
+    """One simulated table with the config's seats, its daemon seeded with `seed`."""
 
     TITLE = "Flash Table"
     CSS = """
@@ -59,6 +59,7 @@ class TableApp(App[int]):
     ) -> None:
         super().__init__()
         self.config = config
+        self.seats = config.seat_count(simulated=True)
         self.seed = seed
         self.time_scale = time_scale
         self.run_clock = run_clock
@@ -75,7 +76,7 @@ class TableApp(App[int]):
     def compose(self) -> ComposeResult:
         yield Static(id="top")
         with Horizontal(id="main"):
-            yield TableTop(self.config.seats)
+            yield TableTop(self.seats)
             with Vertical(id="side"):
                 yield Lcd()
                 yield Encoder()
@@ -119,7 +120,7 @@ class TableApp(App[int]):
     async def on_key(self, event: events.Key) -> None:
         if self.fingers is None or len(self.screen_stack) > 1:
             return
-        move = move_for(event.key, event.character, seats=self.config.seats, armed=self._hold_next)
+        move = move_for(event.key, event.character, seats=self.seats, armed=self._hold_next)
         if move is None:
             return
         # Handled here: no binding of a screen opened by this key may take it again.
@@ -217,6 +218,6 @@ class TableApp(App[int]):
     def _status(self, game_time: float) -> str:
         hold = "  HOLD armed" if self._hold_next else ""
         return (
-            f"Flash Table sim  {self.config.seats} seats  seed {self.seed}  "
+            f"Flash Table sim  {self.seats} seats  seed {self.seed}  "
             f"time x{self.time_scale:g}  {game_time:7.1f} s{hold}"
         )

@@ -56,7 +56,7 @@ def test_run_sim_starts_and_stops_cleanly_on_sigterm(tmp_path):
     process = run_sim("--state-dir", str(tmp_path))
     try:
         first = process.stdout.readline()
-        assert "table table1: 8 seats, mock pins, seed 1" in first
+        assert "table table1: 6 seats, mock pins, seed 1" in first  # the launcher table
         process.terminate()
         out, _ = process.communicate(timeout=30)
     finally:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.config import ConfigError, load
+from controller.config import Config, ConfigError, load, parse
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -105,3 +105,20 @@ def test_the_documented_example_config_is_valid(tmp_path, capsys):
     assert main(["check-config", "--config", str(path)]) == 0
     out = capsys.readouterr().out
     assert "launcher.beam" in out and "GPIO26" in out
+
+
+def test_the_simulated_table_is_by_default_a_table_that_can_be_built():
+    simulated = Config().pinmap(simulated=True)
+    assert simulated.seats == 6
+    extras = ("play_pause", "launcher.motor.forward", "launcher.beam", "launcher.empty")
+    assert all(role in simulated for role in extras)
+    # The same wiring passes every check for a real Pi: its header, the LCD on I2C.
+    on_a_pi = {role: simulated[role] for role in simulated.pins if not role.startswith("seat")}
+    real = Config(seats=6, pins=on_a_pi).pinmap(simulated=False)
+    assert real.pins == simulated.pins
+    assert Config().pinmap(simulated=False).seats == 8  # a real table's default map
+
+
+def test_a_config_file_without_seats_leaves_the_count_to_the_wiring():
+    assert parse({"table": {"id": "t"}}).seats is None
+    assert parse({"table": {"seats": 4}}).pinmap(simulated=True).seats == 4
