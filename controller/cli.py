@@ -137,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--headless and --script go together")
         if args.time_scale <= 0:
             parser.error(f"--time-scale must be above 0, not {args.time_scale}")
+    if args.command in ("check-config", "settings"):
+        # Commands for the shell print their own one-line messages; the log is the daemon's.
+        logging.getLogger().addHandler(logging.NullHandler())
     try:
         if args.command == "check-config":
             return check_config(args.config)
@@ -145,20 +148,35 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error(f"'{args.action}' takes no KEY=VALUE")
             state_dir = args.state_dir or DEFAULT_STATE_DIR
             return settings_command(load(args.config), state_dir, args.action, args.changes)
-        config = load(args.config)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         if args.command == "sim":
-            return run_sim(config, args, seed)
-        logging.basicConfig(
-            level=args.log_level.upper(),
-            stream=sys.stdout,
-            format="%(levelname)s %(name)s: %(message)s",
-        )
-        state_dir = args.state_dir or (SIM_STATE_DIR if args.sim else DEFAULT_STATE_DIR)
-        return asyncio.run(run_daemon(config, state_dir, simulated=args.sim, seed=seed))
+            return run_sim(load(args.config), args, seed)
     except ConfigError as err:
         print(f"flashtable: {err}", file=sys.stderr)
         return 1
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        stream=sys.stdout,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    config, notices = config_or_defaults(args.config)
+    state_dir = args.state_dir or (SIM_STATE_DIR if args.sim else DEFAULT_STATE_DIR)
+    return asyncio.run(
+        run_daemon(config, state_dir, simulated=args.sim, seed=seed, notices=notices)
+    )
+
+
+CONFIG_BAD = ("Config file bad:", "defaults in use")  # the LCD's notice
+
+
+def config_or_defaults(path: Path | None) -> tuple[Config, list[tuple[str, str]]]:
+    """The daemon always starts: a config it cannot use is logged and shown on the LCD, and
+    the defaults run the table (a power cut must not leave a table that never comes up)."""
+    try:
+        return load(path), []
+    except ConfigError as err:
+        log.error("%s; the defaults are used", err)
+        return Config(), [CONFIG_BAD]
 
 
 def check_config(path: Path | None) -> int:
@@ -174,6 +192,7 @@ def check_config(path: Path | None) -> int:
 def settings_command(config: Config, state_dir: Path, action: str, changes: list[str]) -> int:
     from .settings import SETTINGS, SettingError
     from .settings_store import SettingsStore
+    from .statefile import reason_of
 
     store = SettingsStore(state_dir, config.settings)
     loaded = store.load()
@@ -188,8 +207,11 @@ def settings_command(config: Config, state_dir: Path, action: str, changes: list
             current = store.set(pairs)
         elif action == "reset":
             current = store.reset()
-    except (SettingError, OSError) as err:
+    except SettingError as err:
         print(f"flashtable: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"flashtable: cannot save {store.path}: {reason_of(err)}", file=sys.stderr)
         return 1
     print(f"{store.path} (* changed on the table; the rest from the config or the defaults)")
     for spec in SETTINGS:
@@ -218,7 +240,14 @@ def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
     return run_view(config, seed=seed, time_scale=args.time_scale, script=args.script)
 
 
-async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: int) -> int:
+async def run_daemon(
+    config: Config,
+    state_dir: Path,
+    *,
+    simulated: bool,
+    seed: int,
+    notices: list[tuple[str, str]] | None = None,
+) -> int:
     from gpiozero.exc import GPIOZeroError
 
     from hardware.clock import LoopClock
@@ -275,7 +304,7 @@ async def run_daemon(config: Config, state_dir: Path, *, simulated: bool, seed: 
             settings=loaded.settings,
             state_dir=state_dir,
             store=store,
-            notice=settings_notice(loaded) if loaded.problems else None,
+            notices=[*(notices or []), *([settings_notice(loaded)] if loaded.problems else [])],
         )
     except (GPIOZeroError, OSError) as err:
         print(f"flashtable: cannot drive the table's pins: {err}", file=sys.stderr)

@@ -26,6 +26,7 @@ from hardware.pinmap import (
     PinMapError,
 )
 
+from .safe_read import Damaged, read_regular, shown
 from .settings import SettingError, Settings
 
 DEFAULT_PATH = Path("/etc/flashtable/flashtable.toml")
@@ -79,6 +80,21 @@ _SCHEMA: Mapping[str, Mapping[str, type]] = {
     "gpio": {"factory": str, "chip": int},
     "lcd": {"interface": str, "i2c_port": int, "i2c_address": int},
 }
+MAX_BYTES = 64 * 1024  # an operator's config is a page; anything longer is not one
+# Whole numbers a key allows: the I2C addresses a 7-bit device may answer on (0x00-0x02 and
+# 0x78-0x7f are reserved), the /dev/i2c-N and /dev/gpiochipN a kernel numbers.
+_RANGES: Mapping[str, range] = {
+    "table.seats": range(2, MAX_SEATS + 1),
+    "gpio.chip": range(0, 256),
+    "lcd.i2c_port": range(0, 256),
+    "lcd.i2c_address": range(0x03, 0x78),
+}
+
+
+def _out_of_range(name: str, span: range, value: int) -> ConfigError:
+    bound = (lambda n: f"0x{n:02x}") if name == "lcd.i2c_address" else str
+    got = "a huge number" if abs(value) > 10**9 else str(value)
+    return ConfigError(f"{name} must be {bound(span.start)} to {bound(span.stop - 1)}, not {got}")
 
 
 def load(path: Path | None) -> Config:
@@ -88,17 +104,23 @@ def load(path: Path | None) -> Config:
             return Config()
         path = DEFAULT_PATH
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: cannot read: {err}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: not valid TOML: {err}") from None
-    try:
+        data = read_regular(path, MAX_BYTES)
+        if data is None:
+            raise ConfigError("no such file")
+        raw = tomllib.loads(data.decode("utf-8"))
         return parse(raw)
     except ConfigError as err:
         raise ConfigError(f"{path}: {err}") from None
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from None
+    except (Damaged, UnicodeDecodeError) as err:
+        reason = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else str(err)
+        raise ConfigError(f"{path}: {reason}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    except (RecursionError, ValueError):
+        # tomllib recurses into nested arrays and tables and calls int() on any number.
+        raise ConfigError(f"{path}: nested too deep or a number too long") from None
 
 
 def parse(raw: Mapping[str, Any]) -> Config:
@@ -113,9 +135,15 @@ def parse(raw: Mapping[str, Any]) -> Config:
         for key, value in body.items():
             kind = _SCHEMA[section].get(key)
             if kind is None:
-                raise ConfigError(f"unknown key {key!r} in [{section}]")
+                raise ConfigError(f"unknown key {shown(key)} in [{section}]")
             if isinstance(value, bool) or not isinstance(value, kind):
-                raise ConfigError(f"{section}.{key} must be a {kind.__name__}, not {value!r}")
+                raise ConfigError(f"{section}.{key} must be a {kind.__name__}, not {shown(value)}")
+            span = _RANGES.get(f"{section}.{key}")
+            if span is not None and isinstance(value, int) and value not in span:
+                raise _out_of_range(f"{section}.{key}", span, value)
+    for role, pin in raw.get("pins", {}).items():
+        if isinstance(pin, bool) or not isinstance(pin, int) or abs(pin) > 999:
+            raise ConfigError(f"[pins] {shown(role)} must be a BCM number, not {shown(pin)}")
 
     def get(section: str, key: str, default: Any) -> Any:
         # Each value's type was checked against _SCHEMA above.
@@ -123,16 +151,18 @@ def parse(raw: Mapping[str, Any]) -> Config:
 
     table_id = get("table", "id", Config.table_id)
     if not TABLE_ID.match(table_id):
-        raise ConfigError(f"table.id {table_id!r} must be 1-32 letters, digits, '-' or '_'")
+        raise ConfigError(f"table.id {shown(table_id)} must be 1-32 letters, digits, '-' or '_'")
     seats = get("table", "seats", Config.seats)
-    if seats is not None and not 2 <= seats <= MAX_SEATS:
-        raise ConfigError(f"table.seats must be 2 to {MAX_SEATS}, not {seats}")
     factory = get("gpio", "factory", None)
     if factory is not None and factory not in FACTORIES:
-        raise ConfigError(f"gpio.factory must be one of {', '.join(FACTORIES)}, not {factory!r}")
+        raise ConfigError(
+            f"gpio.factory must be one of {', '.join(FACTORIES)}, not {shown(factory)}"
+        )
     interface = get("lcd", "interface", Config.lcd_interface)
     if interface not in LCD_INTERFACES:
-        raise ConfigError(f"lcd.interface must be {' or '.join(LCD_INTERFACES)}, not {interface!r}")
+        raise ConfigError(
+            f"lcd.interface must be {' or '.join(LCD_INTERFACES)}, not {shown(interface)}"
+        )
     try:
         settings = Settings(raw.get("settings", {}))
     except SettingError as err:

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import random
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from hardware.board import Board
@@ -27,6 +28,7 @@ from . import game
 from .game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import ExactDraw
+from .game.state import Lines
 from .game_log import GameLog
 from .inbox import Asked, Edge, EncoderTurn, Inbox, Settle, Stop, Wake
 from .launcher_link import LAUNCHER_INPUTS, LauncherLink
@@ -37,7 +39,7 @@ from .requests import DealCards, GameCommand, MenuShown, Request
 from .settings import Settings
 from .settings_keeper import HardwareSettings, SettingsKeeper
 from .settings_store import SettingsStore
-from .statefile import sweep
+from .statefile import prepare
 from .switches import Switches
 from .tunes import TUNES
 from .wakeup import Wakeup
@@ -64,7 +66,7 @@ class Daemon:
         grace: float = REAL_TIME_GRACE,
         state_dir: Path | None = None,
         store: SettingsStore | None = None,
-        notice: tuple[str, str] | None = None,
+        notices: Sequence[Lines] = (),
     ) -> None:
         self.loop_thread = threading.get_ident()
         self._inbox = Inbox(asyncio.get_running_loop())
@@ -78,8 +80,7 @@ class Daemon:
             on_edge=self._edge_from_pin,
             on_turn=self._turn_from_pin,
         )
-        if state_dir is not None and state_dir.is_dir():
-            sweep(state_dir)
+        notices = [*notices, *([] if state_dir is None else prepare(state_dir))]
         self.launcher = LauncherLink(
             self.board, clock=clock, on_report=self._inbox.put, state_dir=state_dir
         )
@@ -97,8 +98,8 @@ class Daemon:
         self._wakeup = Wakeup(clock, grace, lambda: self._inbox.put(Wake()))
         self.renderer = Renderer(self.board, clock, redraw=self.refresh)
         self.panel = Panel(self, clock)
-        if notice is not None:
-            self._notice(notice)
+        for lines in [*notices, *self.launcher.notices()]:
+            self._notice(lines)
 
     # -- the border: these run on other threads ------------------------------------------
     def _edge_from_pin(self, name: str, active: bool, time: float) -> None:

@@ -19,8 +19,8 @@ from hardware.ejector import GpioEjector, Report
 from .game import Event
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import CardOut, ExactDraw, LauncherStopped
-from .game.state import Launcher
-from .owed import OwedFile
+from .game.state import Launcher, Lines
+from .owed import OWED_DAMAGED, OwedFile
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,11 @@ class LauncherLink:
     @property
     def wired(self) -> bool:
         return self.ejector is not None
+
+    def notices(self) -> list[Lines]:
+        """What the LCD says at start about the cards-owed file."""
+        damaged = self._owed is not None and self._owed.problem is not None
+        return [OWED_DAMAGED] if damaged else []
 
     def beam_clear(self) -> bool | None:
         """What the beam sees now (for the hardware test); None without a beam."""

@@ -12,11 +12,13 @@ import logging
 import threading
 from pathlib import Path
 
-from .statefile import Unreadable, read_json, write_json
+from .statefile import Unreadable, read_json, unusable, write_json
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "launcher.json"
+MAX_OWED = 108  # a whole UNO deck: no game owes more at once
+OWED_DAMAGED = ("Cards owed: file", "damaged, 0 owed")  # the LCD's notice
 
 
 Owed = tuple[int, str | None]  # (cards, "jam" or "empty" while the launcher waits for OK)
@@ -38,16 +40,18 @@ class OwedFile:
         return self._at_start
 
     def _load(self) -> Owed:
+        self.problem: Unreadable | None = None  # why the saved count could not be used
         try:
             saved = read_json(self.path)
-        except (Unreadable, OSError) as err:
-            log.error("%s", err)
-            saved = None
-        saved = saved if isinstance(saved, dict) else {}
-        owed, fault = saved.get("owed", 0), saved.get("fault")
-        if not isinstance(owed, int) or owed <= 0:
-            owed, fault = 0, None
-        self._at_start: Owed = (owed, fault if fault in ("jam", "empty") else None)
+            if saved is not None and not _valid(saved):
+                raise unusable(self.path, f"not a count of 0 to {MAX_OWED} cards")
+        except Unreadable as err:
+            # Nothing is dealt for a count that cannot be trusted: a card too few, at worst
+            # a burst, beats a million cards.
+            self.problem, saved = err, None
+        record = saved if isinstance(saved, dict) else {}
+        owed = record.get("owed", 0)
+        self._at_start: Owed = (owed, record.get("fault") if owed else None)
         return self._at_start
 
     def save(self, owed: Owed) -> None:
@@ -84,3 +88,12 @@ class OwedFile:
             write_json(self.path, {"owed": owed[0], "fault": owed[1]})
         except OSError as err:
             log.error("cannot save the cards owed to %s: %s", self.path, err)
+
+
+def _valid(saved: object) -> bool:
+    if not isinstance(saved, dict) or set(saved) - {"owed", "fault"}:
+        return False
+    owed, fault = saved.get("owed", 0), saved.get("fault")
+    if isinstance(owed, bool) or not isinstance(owed, int) or not 0 <= owed <= MAX_OWED:
+        return False
+    return fault in (None, "jam", "empty")

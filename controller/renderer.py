@@ -39,19 +39,27 @@ class Renderer:
         self._shown: game.View | None = None
         self._notice: Lines | None = None
         self._notice_timer: Timer | None = None
+        self._waiting: list[Lines] = []
 
     def notice(self, lines: Lines) -> None:
-        """A message over the game's screen for NOTICE_TIME (a damaged settings file)."""
-        self.cancel()
+        """A message over the game's screen for NOTICE_TIME (a damaged settings file, a disk
+        that refuses a write); several are shown one after another, each once."""
+        if self._notice_timer is not None:
+            if lines != self._notice and lines not in self._waiting:
+                self._waiting.append(lines)
+            return
         self._notice = lines
 
         def done() -> None:
             self._notice, self._notice_timer = None, None
+            if self._waiting:
+                self.notice(self._waiting.pop(0))
             self._redraw()
 
         self._notice_timer = self._clock.call_at(self._clock.now() + NOTICE_TIME, done)
 
     def cancel(self) -> None:
+        self._waiting.clear()
         if self._notice_timer is not None:
             self._notice_timer.cancel()
             self._notice_timer = None

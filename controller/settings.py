@@ -5,10 +5,15 @@ settings file, the menu and MQTT all go through `Setting.parse`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from .safe_read import shown
+
 Value = int | str
+# ASCII digits only ("²" is a digit to str.isdigit), and never so many that int() balks.
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
 
 class SettingError(ValueError):
@@ -30,10 +35,10 @@ class Setting:
             text = raw.strip().lower()
             # Only a number may carry the unit: "surprise" must not lose its last "s".
             number = text.removesuffix(self.unit).strip() if self.unit else text
-            value = int(number) if number.lstrip("-").isdigit() else text
+            value = int(number) if _WHOLE_NUMBER.fullmatch(number) else text
         # 6.0 == 6 in Python, but a setting is a whole number or a word, never a float.
-        if isinstance(value, bool | float) or value not in self.options:
-            raise SettingError(f"{self.key} cannot be {raw!r}; allowed: {self.allowed()}")
+        if not isinstance(value, int | str) or isinstance(value, bool) or value not in self.options:
+            raise SettingError(f"{self.key} cannot be {shown(raw)}; allowed: {self.allowed()}")
         return value
 
     def allowed(self) -> str:
@@ -195,4 +200,4 @@ def setting(key: str) -> Setting:
     try:
         return BY_KEY[key]
     except KeyError:
-        raise SettingError(f"no setting named {key!r}") from None
+        raise SettingError(f"no setting named {shown(key)}") from None

@@ -15,6 +15,7 @@ from .launcher_link import LauncherLink
 from .requests import ChangeSettings, RereadSettings, ResetSettings
 from .settings import Settings
 from .settings_store import SettingsStore, settings_notice
+from .statefile import not_saving
 
 log = logging.getLogger(__name__)
 
@@ -31,22 +32,23 @@ class SettingsKeeper:
         """The settings `request` leads to from `current`, kept, and what the LCD should say
         of a settings file that could not all be used. Raises SettingError for a bad change."""
         if isinstance(request, ChangeSettings):
-            return self._keep(current.replace(request.changes)), None
+            return self._keep(current.replace(request.changes))
         if isinstance(request, ResetSettings):
-            return self._keep(self.base), None
+            return self._keep(self.base)
         if self.store is None:
             return current, None
         loaded = self.store.load()
         log.info("settings reread from %s", self.store.path)
         return loaded.settings, settings_notice(loaded) if loaded.problems else None
 
-    def _keep(self, settings: Settings) -> Settings:
+    def _keep(self, settings: Settings) -> tuple[Settings, Lines | None]:
         if self.store is not None:
             try:
                 self.store.save(settings)
             except OSError as err:
                 log.error("cannot save the settings to %s: %s", self.store.path, err)
-        return settings
+                return settings, not_saving(err)
+        return settings, None
 
 
 class HardwareSettings:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .settings import SURPRISE_BOUNDS, SettingError, Settings, Value, setting
-from .statefile import Unreadable, read_json, write_json
+from .statefile import Unreadable, read_json, unusable, write_json
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +36,12 @@ class SettingsStore:
         """The base settings with the stored changes; bad entries are dropped and named."""
         try:
             raw = read_json(self.path)
+            if raw is not None and not isinstance(raw, dict):
+                raise unusable(self.path, "not a table of settings")
         except Unreadable as err:
-            problem = f"Settings file bad: {err.kept_as.name}; defaults used"
-            return Loaded(self.base, [problem], corrupt=True)
+            return Loaded(self.base, [f"{err}; defaults used"], corrupt=True)
         if raw is None:
             return Loaded(self.base)
-        if not isinstance(raw, dict):
-            return Loaded(self.base, [f"{self.path}: not a table of settings; ignored"])
         problems = []
         self.changes = {}
         for key, value in raw.items():

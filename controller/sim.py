@@ -75,7 +75,7 @@ class SimTable:
             grace=0.0,
             state_dir=self.state_dir,
             store=self.store,
-            notice=settings_notice(loaded) if loaded.problems else None,
+            notices=[settings_notice(loaded)] if loaded.problems else [],
         )
         self._daemon.publisher.listen(self.events.append)
         self._task = asyncio.create_task(self._daemon.run())

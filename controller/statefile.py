@@ -2,7 +2,8 @@
 
 A write goes to a temporary file beside the target, is flushed to the disk, renamed over the
 target, and the directory is flushed, so a power cut leaves the old file or the new one. A
-file that cannot be read back is moved aside as `NAME.bad` for the operator to look at.
+file that cannot be read back (damaged, too large, not a regular file, unreadable) is moved
+aside as `NAME.bad` for the operator to look at, where the directory allows it.
 
 Written as root (`sudo flashtable settings set ...`), a file takes the owner and group of its
 directory: the daemon runs as its own user and must still read and replace it.
@@ -10,27 +11,39 @@ directory: the daemon runs as its own user and must still read and replace it.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
 import os
 import tempfile
 from pathlib import Path
 
+from .safe_read import Damaged, parse_json, read_regular, set_aside
+
 log = logging.getLogger(__name__)
 
 TEMP_SUFFIX = ".tmp"
+MAX_BYTES = 256 * 1024  # far more than any state file the daemon writes
 
 
 class Unreadable(Exception):
-    """A state file was corrupt; it now lies at `kept_as`."""
+    """A state file could not be used; it now lies at `kept_as` (None: it could not be moved).
+    The message is one line."""
 
-    def __init__(self, path: Path, kept_as: Path, reason: str) -> None:
-        super().__init__(f"{path}: {reason}; kept as {kept_as.name}")
+    def __init__(self, path: Path, reason: str, kept_as: Path | None) -> None:
+        where = f"kept as {kept_as.name}" if kept_as else "left in place"
+        super().__init__(f"{path}: {reason}; {where}")
+        self.reason = reason
         self.kept_as = kept_as
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        code = errno.ENOTDIR
+        raise NotADirectoryError(code, os.strerror(code), str(path.parent)) from None
     # A fresh, exclusive name: two writers never share a temporary file, and a symlink
     # planted in the directory is never followed.
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=TEMP_SUFFIX)
@@ -63,21 +76,77 @@ def sweep(state_dir: Path) -> None:
     """Remove the temporary files of writes that never finished (a power cut); they are
     never the truth. For the daemon's start, when nothing else writes there."""
     for temp in state_dir.glob("*" + TEMP_SUFFIX):
-        temp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            temp.unlink(missing_ok=True)
 
 
-def read_json(path: Path) -> object | None:
-    """The file's JSON value; None if there is no file. Raises Unreadable for a corrupt one
-    and OSError for one that cannot be read."""
+def prepare(state_dir: Path) -> list[tuple[str, str]]:
+    """Make the state directory ready at the daemon's start; the LCD notice, if any, for a
+    directory that will not keep what the table does (the table plays on regardless)."""
+    refused = probe(state_dir)
+    if refused is not None:
+        log.error("not saving to %s: %s", state_dir, reason_of(refused))
+        return [not_saving(refused)]
+    sweep(state_dir)
+    return []
+
+
+def read_json(path: Path, limit: int = MAX_BYTES) -> object | None:
+    """The file's JSON value; None if there is no file. Raises Unreadable for one that cannot
+    be read or used, after setting it aside. A symbolic link is never followed: the state
+    directory is the daemon's own."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
+        data = read_regular(path, limit, follow_links=False)
+        return None if data is None else parse_json(data)
+    except (Damaged, OSError) as err:
+        raise unusable(path, reason_of(err)) from None
+
+
+def unusable(path: Path, reason: str) -> Unreadable:
+    """Set a file aside that was read but cannot be used, log it, and say so."""
+    problem = Unreadable(path, reason, set_aside(path))
+    log.error("%s", problem)
+    return problem
+
+
+def reason_of(err: Exception) -> str:
+    """One line for a failed read or write, without the file name the caller already gives."""
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror.lower()
+    return str(err)
+
+
+# What the LCD's second line says when the state directory refuses a write.
+_REFUSALS = {
+    errno.ENOSPC: "disk full",
+    errno.EDQUOT: "disk full",
+    errno.EROFS: "disk read-only",
+    errno.EACCES: "no permission",
+    errno.EPERM: "no permission",
+    errno.ENOTDIR: "not a folder",
+    errno.EEXIST: "not a folder",
+}
+
+
+def not_saving(err: OSError) -> tuple[str, str]:
+    """The LCD's notice for a state directory that refuses to keep what the table does."""
+    reason = _REFUSALS.get(err.errno or 0) or (err.strerror or "write error")
+    return ("Not saving:", reason[:16])
+
+
+def probe(state_dir: Path) -> OSError | None:
+    """Why the daemon could not keep its files in `state_dir`, or None when it can: the
+    directory is made if missing, and must be writable with space left. Writes nothing."""
     try:
-        value: object = json.loads(data)
-        return value
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        kept_as = path.with_name(path.name + ".bad")
-        os.replace(path, kept_as)
-        log.error("%s is corrupt (%s); kept as %s", path, err, kept_as)
-        raise Unreadable(path, kept_as, "corrupt") from err
+        state_dir.mkdir(parents=True, exist_ok=True)
+        if not state_dir.is_dir():
+            return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(state_dir))
+        if not os.access(state_dir, os.W_OK | os.X_OK):
+            code = errno.EROFS if os.statvfs(state_dir).f_flag & os.ST_RDONLY else errno.EACCES
+            return OSError(code, os.strerror(code), str(state_dir))
+        space = os.statvfs(state_dir)
+        if space.f_bavail == 0 or space.f_favail == 0:
+            return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(state_dir))
+    except OSError as err:
+        return err
+    return None

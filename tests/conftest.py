@@ -4,6 +4,10 @@ import asyncio
 import inspect
 
 import pytest
+from hypothesis import settings
+
+# `pytest --hypothesis-profile=thorough` tries thousands of cases where the suite tries 100.
+settings.register_profile("thorough", max_examples=2000)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -94,7 +94,9 @@ def test_a_corrupt_file_is_kept_aside_and_defaults_are_used(tmp_path):
     path.write_bytes(b'{"turn_timer": 9, "pick')
     loaded = SettingsStore(tmp_path, Settings()).load()
     assert loaded.settings == Settings()
-    assert loaded.problems == ["Settings file bad: settings.json.bad; defaults used"]
+    [problem] = loaded.problems
+    assert problem.startswith(f"{path}: not valid JSON (Unterminated string")
+    assert problem.endswith("; kept as settings.json.bad; defaults used")
     assert (tmp_path / "settings.json.bad").read_bytes() == b'{"turn_timer": 9, "pick'
     assert not path.exists()
 

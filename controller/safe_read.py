@@ -1,0 +1,115 @@
+"""Reading a file the daemon did not write itself, with bounds: it can never hang the daemon,
+exhaust its memory or its stack, or stop it from starting.
+
+Only a regular file is read (a FIFO, a device like /dev/zero or a directory is refused
+without blocking: the file is opened non-blocking and checked before a byte is read), at
+most a given number of bytes. JSON is parsed only when its nesting is shallow and its
+numbers short, so Python's recursion and integer-size limits are never reached.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+
+MAX_DEPTH = 16  # nesting of JSON arrays and objects
+MAX_DIGITS = 20  # characters of one JSON number
+# Strings first, so that brackets and digits inside them are not taken for structure.
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|[-+0-9.eE]+')
+
+
+class Damaged(ValueError):
+    """A file that cannot be used; the message is one line saying why."""
+
+
+def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes | None:
+    """The bytes of the regular file at `path`, None if there is none. Raises Damaged for
+    anything but a regular file or one over `limit` bytes, OSError if it cannot be read."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow_links else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # no file, or not even a directory for one to be in
+    except OSError as err:
+        if not follow_links and err.errno == 40:  # ELOOP: the name is a symbolic link
+            raise Damaged("a symbolic link, not a file") from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise Damaged(f"not a regular file ({_kind(mode)})")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise Damaged(f"larger than {limit} bytes")
+    return b"".join(chunks)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def parse_json(data: bytes) -> object:
+    """The JSON value of `data`; raises Damaged naming the first problem."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Damaged("not UTF-8 text") from None
+    depth = 0
+    for token in _JSON_TOKENS.finditer(text):
+        kind = token.group()[0]
+        if kind in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise Damaged(f"nested deeper than {MAX_DEPTH}")
+        elif kind in "]}":
+            depth -= 1
+        elif kind != '"' and len(token.group()) > MAX_DIGITS:
+            raise Damaged(f"a number longer than {MAX_DIGITS} characters")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as err:
+        raise Damaged(f"not valid JSON ({err.msg}, line {err.lineno})") from None
+
+
+def _no_constant(name: str) -> object:
+    raise Damaged(f"{name} is not a number JSON allows")
+
+
+def set_aside(path: Path) -> Path | None:
+    """Move a damaged file to NAME.bad for the operator to look at; None if it cannot be."""
+    kept_as = path.with_name(path.name + ".bad")
+    try:
+        os.replace(path, kept_as)
+    except OSError:
+        return None
+    return kept_as
+
+
+def shown(value: object, limit: int = 24) -> str:
+    """A short picture of a bad value for a one-line message: never a whole huge number or a
+    deep structure."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "a huge number"
+    if not isinstance(value, str | int | float):
+        return f"a {type(value).__name__}"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
