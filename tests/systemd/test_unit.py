@@ -20,9 +20,9 @@ def installed_unit(tmp_path: Path) -> Path:
     """The unit as installed here: ExecStart names this environment's flashtable."""
     script = Path(sys.executable).parent / "flashtable"
     text = UNIT.read_text(encoding="utf-8")
-    assert "ExecStart=/opt/flashtable/bin/flashtable run\n" in text
+    assert "ExecStart=/opt/flashtable/current/bin/flashtable run\n" in text
     unit = tmp_path / "flashtable.service"
-    unit.write_text(text.replace("/opt/flashtable/bin/flashtable", str(script)))
+    unit.write_text(text.replace("/opt/flashtable/current/bin/flashtable", str(script)))
     return unit
 
 

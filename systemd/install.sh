@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# Installs Flash Table on Raspberry Pi OS (Bookworm or later) from this checkout, as root:
+#   systemd/install.sh              install, enable and start; run again, it changes nothing
+#   systemd/install.sh --upgrade    install this checkout as the new version and restart;
+#                                   back to the old one if the new fails check-config or
+#                                   does not report READY
+#   systemd/install.sh --uninstall  remove all of it but the config and the table's state
+# systemd/README.md lists what it puts where. Each version lives in a virtual environment of
+# its own under /opt/flashtable/releases; /opt/flashtable/current points at the one in use.
+#
+# The environment can move it elsewhere (the tests install into a temporary directory):
+#   FLASHTABLE_ROOT  prefix of every path it writes (default: none, the real system)
+#   FLASHTABLE_FROM  what to install: a checkout or a wheel (default: this checkout)
+#   PYTHON, APT_GET, SYSTEMCTL  the commands it runs (default: python3, apt-get, systemctl)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=${FLASHTABLE_ROOT:-}
+ROOT=${ROOT%/}
+FROM=${FLASHTABLE_FROM:-$(dirname "$HERE")}
+PYTHON=${PYTHON:-python3}
+APT_GET=${APT_GET:-apt-get}
+SYSTEMCTL=${SYSTEMCTL:-systemctl}
+
+NAME=flashtable
+GROUPS_USED=(gpio i2c) # the groups owning /dev/gpiochip* and /dev/i2c-* on Raspberry Pi OS
+OPT=$ROOT/opt/$NAME
+RELEASES=$OPT/releases
+ETC=$ROOT/etc/$NAME
+CONFIG=$ETC/$NAME.toml
+STATE=$ROOT/var/lib/$NAME
+UNIT=$ROOT/etc/systemd/system/$NAME.service
+COMMAND_LINK=$ROOT/usr/local/bin/$NAME
+MODULES=$ROOT/etc/modules-load.d/$NAME.conf
+CREATED_GROUPS=$OPT/created-groups
+I2C_LINE=dtparam=i2c_arm=on
+I2C_MARK="# The Flash Table's LCD is on the I2C bus (added by its installer)"
+
+say() { echo "install.sh: $*"; }
+fail() {
+    echo "install.sh: $*" >&2
+    exit 1
+}
+usage() {
+    echo "usage: install.sh [--upgrade | --uninstall]" >&2
+    exit 2
+}
+
+# The shadow tools edit $ROOT/etc/passwd and /etc/group when a root is given.
+account_tool() {
+    local tool=$1
+    shift
+    if [ -n "$ROOT" ]; then
+        "$tool" --prefix "$ROOT" "$@"
+    else
+        "$tool" "$@"
+    fi
+}
+in_file() { [ -e "$2" ] && grep -q "^$1:" "$2"; }
+user_ids() { awk -F: -v name="$NAME" '$1 == name { print $3 ":" $4 }' "$ROOT/etc/passwd"; }
+
+ensure_packages() {
+    local packages=(python3-venv python3-pip i2c-tools)
+    # Raspberry Pi OS packages lgpio, the GPIO backend; the virtual environment sees it.
+    case $(uname -m) in aarch64 | armv7l | armv6l) packages+=(python3-lgpio) ;; esac
+    "$APT_GET" update -qq || fail "apt-get update failed; is the network up?"
+    DEBIAN_FRONTEND=noninteractive "$APT_GET" install -y -qq "${packages[@]}" >/dev/null ||
+        fail "apt-get could not install ${packages[*]}"
+}
+
+boot_config() {
+    local file
+    for file in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
+        [ -e "$file" ] && echo "$file" && return
+    done
+    return 0
+}
+
+ensure_i2c() {
+    local config
+    config=$(boot_config)
+    if [ -z "$config" ]; then
+        say "no Raspberry Pi boot config here: I2C left as it is"
+    elif ! grep -qx "$I2C_LINE" "$config"; then
+        printf '%s\n%s\n' "$I2C_MARK" "$I2C_LINE" >>"$config"
+        say "I2C enabled in $config (takes effect at the next boot)"
+    fi
+    mkdir -p "$(dirname "$MODULES")"
+    echo i2c-dev >"$MODULES"
+}
+
+ensure_account() {
+    local group
+    mkdir -p "$OPT"
+    for group in "${GROUPS_USED[@]}"; do
+        if ! in_file "$group" "$ROOT/etc/group"; then
+            account_tool groupadd --system "$group"
+            echo "$group" >>"$CREATED_GROUPS"
+        fi
+    done
+    if ! in_file "$NAME" "$ROOT/etc/passwd"; then
+        account_tool useradd --system --user-group --no-create-home \
+            --home-dir "/var/lib/$NAME" --shell /usr/sbin/nologin \
+            --comment "Flash Table daemon" "$NAME"
+        say "created the system user $NAME"
+    fi
+}
+
+ensure_files() {
+    local ids
+    ids=$(user_ids)
+    install -d -o root -g "${ids#*:}" -m 0750 "$ETC"
+    if [ ! -e "$CONFIG" ]; then
+        install -o root -g "${ids#*:}" -m 0640 "$HERE/$NAME.toml" "$CONFIG"
+        say "wrote $CONFIG: the defaults, every key explained in a comment"
+    else
+        chgrp "${ids#*:}" "$CONFIG" && chmod g+r "$CONFIG"
+    fi
+    install -d -o "${ids%:*}" -g "${ids#*:}" -m 0750 "$STATE"
+    # A user made anew (after --uninstall) may have another id than the files it keeps.
+    chown -R "$ids" "$STATE"
+}
+
+version_of() { "$1/bin/$NAME" --version 2>/dev/null | awk '{ print $2 }'; }
+
+# A new release: a virtual environment with the software in it, checked against the
+# config as the service's user. Prints its directory.
+new_release() {
+    local number=1 release ids
+    while [ -e "$RELEASES/$number" ]; do number=$((number + 1)); done
+    release=$RELEASES/$number
+    mkdir -p "$RELEASES"
+    # The system's pip fills it: a release is never changed after, so it needs none inside.
+    "$PYTHON" -m venv --without-pip --system-site-packages "$release" >&2 ||
+        fail "$PYTHON cannot make a virtual environment"
+    if ! "$PYTHON" -m pip --python "$release/bin/python" install --quiet \
+        --disable-pip-version-check "$FROM" >&2; then
+        rm -rf "$release"
+        fail "pip could not install $FROM"
+    fi
+    install -m 0644 "$HERE/$NAME.service" "$release/$NAME.service"
+    ids=$(user_ids)
+    if ! setpriv --reuid="${ids%:*}" --regid="${ids#*:}" --clear-groups \
+        "$release/bin/$NAME" check-config --config "$CONFIG" >/dev/null; then
+        rm -rf "$release"
+        fail "the new version rejects $CONFIG (the line above says why); nothing changed"
+    fi
+    echo "$release"
+}
+
+# Point current (and the unit and the command) at a release, atomically.
+switch_to() {
+    ln -sfn "releases/$(basename "$1")" "$OPT/current.new"
+    mv -T "$OPT/current.new" "$OPT/current"
+    mkdir -p "$(dirname "$UNIT")" "$(dirname "$COMMAND_LINK")"
+    install -m 0644 "$1/$NAME.service" "$UNIT"
+    ln -sfn "$OPT/current/bin/$NAME" "$COMMAND_LINK"
+    "$SYSTEMCTL" daemon-reload
+}
+
+systemd_running() { [ "$("$SYSTEMCTL" is-system-running 2>/dev/null || true)" != offline ]; }
+
+# With Type=notify, start and restart return once the daemon has reported READY.
+reaches_ready() {
+    "$SYSTEMCTL" "$1" "$NAME" && "$SYSTEMCTL" is-active --quiet "$NAME"
+}
+
+install_table() {
+    local release
+    ensure_packages
+    ensure_i2c
+    ensure_account
+    ensure_files
+    if [ -e "$OPT/current" ]; then
+        say "flashtable $(version_of "$OPT/current") is installed already (--upgrade puts this one in)"
+    else
+        release=$(new_release) || exit 1
+        switch_to "$release"
+        say "installed flashtable $(version_of "$OPT/current") in $OPT"
+    fi
+    "$SYSTEMCTL" enable --quiet "$NAME"
+    if ! systemd_running; then
+        say "systemd is not running here: the table starts at the next boot"
+    elif reaches_ready start; then
+        say "the table is running: journalctl -u $NAME -f shows its log"
+    else
+        fail "the table did not start: journalctl -u $NAME says why"
+    fi
+}
+
+upgrade_table() {
+    local old new release
+    [ -e "$OPT/current" ] || fail "not installed yet: run install.sh without --upgrade"
+    ensure_packages
+    ensure_i2c
+    ensure_account
+    ensure_files
+    old=$(cd "$OPT/current" && pwd -P)
+    new=$(new_release) || exit 1
+    switch_to "$new"
+    if ! systemd_running; then
+        say "systemd is not running here: flashtable $(version_of "$new") starts at the next boot"
+    elif ! reaches_ready restart; then
+        switch_to "$old"
+        rm -rf "$new"
+        reaches_ready restart || fail "rolled back, but the old version did not start either"
+        fail "the new version did not reach READY; rolled back to flashtable $(version_of "$old")"
+    fi
+    ln -sfn "releases/$(basename "$old")" "$OPT/previous"
+    # Keep the one before for going back by hand (systemd/README.md); drop the older ones.
+    for release in "$RELEASES"/*; do
+        case $release in "$new" | "$old") ;; *) rm -rf "$release" ;; esac
+    done
+    say "upgraded flashtable $(version_of "$old") to $(version_of "$new"); settings and state kept"
+}
+
+uninstall_table() {
+    local config group
+    if [ -e "$UNIT" ]; then
+        "$SYSTEMCTL" disable --now --quiet "$NAME" || true
+        rm -f "$UNIT"
+        "$SYSTEMCTL" daemon-reload
+    fi
+    rm -f "$COMMAND_LINK" "$MODULES"
+    config=$(boot_config)
+    if [ -n "$config" ] && grep -qxF "$I2C_MARK" "$config"; then
+        # Only the two lines it added; written back in place, so the file keeps its owner.
+        awk -v mark="$I2C_MARK" -v line="$I2C_LINE" \
+            'added && $0 == line { added = 0; next } { added = 0 }
+             $0 == mark { added = 1; next } { print }' "$config" >"$config.new"
+        cat "$config.new" >"$config" && rm "$config.new"
+    fi
+    if in_file "$NAME" "$ROOT/etc/passwd"; then
+        account_tool userdel "$NAME"
+    fi
+    # userdel takes the user's own group with it only where login.defs says USERGROUPS_ENAB.
+    if in_file "$NAME" "$ROOT/etc/group"; then
+        account_tool groupdel "$NAME"
+    fi
+    if [ -e "$CREATED_GROUPS" ]; then
+        while read -r group; do
+            in_file "$group" "$ROOT/etc/group" && account_tool groupdel "$group"
+        done <"$CREATED_GROUPS"
+    fi
+    rm -rf "$OPT"
+    say "removed Flash Table; kept the config in $ETC and the table's state in $STATE" \
+        "(delete them to forget this table)"
+}
+
+case ${1:-} in
+    "") action=install_table ;;
+    --upgrade) action=upgrade_table ;;
+    --uninstall) action=uninstall_table ;;
+    *) usage ;;
+esac
+[ $# -le 1 ] || usage
+[ "$(id -u)" = 0 ] || fail "run it as root: sudo $0 $*"
+"$action"

@@ -1,0 +1,104 @@
+"""Wheels for installing the table without a network: this checkout's, and its dependencies
+packed again from the distributions already installed in the test's environment."""
+
+import base64
+import hashlib
+import re
+import tomllib
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+CHECKOUT = Path(__file__).parents[2]
+PACKAGES = ("controller", "hardware")
+# Files an installer writes beside a distribution; a wheel does not carry them.
+INSTALLER_FILES = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
+
+
+def runtime_distributions(name: str = "flashtable") -> list[metadata.Distribution]:
+    """`name`'s dependencies, and theirs with the extras they ask for, as installed here."""
+    found: dict[str, metadata.Distribution] = {}
+    wanted: list[tuple[str, set[str]]] = [(name, set())]
+    while wanted:
+        wanted_name, extras = wanted.pop()
+        for text in metadata.distribution(wanted_name).requires or []:
+            requirement = Requirement(text)
+            marker = requirement.marker
+            if marker and not any(marker.evaluate({"extra": e}) for e in {"", *extras}):
+                continue
+            key = canonicalize_name(requirement.name)
+            if key not in found:
+                found[key] = metadata.distribution(requirement.name)
+            wanted.append((requirement.name, set(requirement.extras)))
+    return list(found.values())
+
+
+def _digest(data: bytes) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def _write_wheel(path: Path, files: list[tuple[str, bytes]], info: str) -> Path:
+    record = []
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name, data in files:
+            wheel.writestr(name, data)
+            record.append(f"{name},sha256={_digest(data)},{len(data)}")
+        record.append(f"{info}/RECORD,,")
+        wheel.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
+    return path
+
+
+def repack(dist: metadata.Distribution, out: Path) -> Path:
+    """A pure-Python installed distribution as a wheel again."""
+    files = [
+        f
+        for f in dist.files or []
+        if not str(f).startswith("..")
+        and "__pycache__" not in f.parts
+        and not (f.parent.name.endswith(".dist-info") and f.name in INSTALLER_FILES)
+    ]
+    info = next(f.parent for f in files if f.name == "METADATA")
+    wheel_file = Path(str(dist.locate_file(info / "WHEEL"))).read_text(encoding="utf-8")
+    assert "Root-Is-Purelib: true" in wheel_file, f"{dist.name} is not pure Python"
+    name = canonicalize_name(dist.metadata["Name"]).replace("-", "_")
+    contents = [(f.as_posix(), Path(str(dist.locate_file(f))).read_bytes()) for f in files]
+    return _write_wheel(out / f"{name}-{dist.version}-py3-none-any.whl", contents, info.as_posix())
+
+
+def build_table_wheel(out: Path, version: str, patch: dict[str, tuple[str, str]]) -> Path:
+    """This checkout's packages as a wheel of `version`, with `patch` (file: (old, new))
+    applied; its metadata from pyproject.toml (the project's own build needs a network)."""
+    files = {}
+    for package in PACKAGES:
+        for path in sorted((CHECKOUT / package).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                files[path.relative_to(CHECKOUT).as_posix()] = path.read_text(encoding="utf-8")
+    files["controller/__init__.py"] = re.sub(
+        r'^__version__ = ".*"$',
+        f'__version__ = "{version}"',
+        files["controller/__init__.py"],
+        flags=re.M,
+    )
+    for name, (old, new) in patch.items():
+        assert old in files[name], f"{name} has no {old!r}"
+        files[name] = files[name].replace(old, new, 1)
+    project = tomllib.loads((CHECKOUT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    info = f"flashtable-{version}.dist-info"
+    meta = [
+        "Metadata-Version: 2.1",
+        "Name: flashtable",
+        f"Version: {version}",
+        f"Requires-Python: {project['requires-python']}",
+        *(f"Requires-Dist: {requirement}" for requirement in project["dependencies"]),
+    ]
+    scripts = [f"{name} = {target}" for name, target in project["scripts"].items()]
+    entries = [(name, text.encode()) for name, text in files.items()]
+    entries += [
+        (f"{info}/METADATA", ("\n".join(meta) + "\n").encode()),
+        (f"{info}/WHEEL", b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
+        (f"{info}/entry_points.txt", ("[console_scripts]\n" + "\n".join(scripts) + "\n").encode()),
+    ]
+    return _write_wheel(out / f"flashtable-{version}-py3-none-any.whl", entries, info)
