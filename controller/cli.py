@@ -259,6 +259,7 @@ async def run_daemon(
 
     from .daemon import Daemon
     from .game.glyphs import CUSTOM_CHARS
+    from .mqtt import linked
     from .sdnotify import keep_watchdog_fed, notify, watchdog_interval
     from .settings_store import SettingsStore, settings_notice
 
@@ -318,14 +319,15 @@ async def run_daemon(
         loop.add_signal_handler(signum, stop)
     loop.add_signal_handler(signal.SIGHUP, lambda: daemon.submit(RereadSettings()))
     log.info("table %s: %d seats, %s pins, seed %d", config.table_id, pinmap.seats, name, seed)
-    running = asyncio.create_task(daemon.run())
-    await asyncio.sleep(0)  # the table has shown its first screen
-    notify("READY=1")
-    interval = watchdog_interval()
-    watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
-    await running
-    if watchdog is not None:
-        watchdog.cancel()
+    async with linked(config, daemon):
+        running = asyncio.create_task(daemon.run())
+        await asyncio.sleep(0)  # the table has shown its first screen
+        notify("READY=1")
+        interval = watchdog_interval()
+        watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
+        await running
+        if watchdog is not None:
+            watchdog.cancel()
     log.info("stopped")
     return 0
 

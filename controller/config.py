@@ -1,10 +1,12 @@
 """The operator's config file (/etc/flashtable/flashtable.toml): table id, seats, pin factory,
-pin map overrides, LCD connection and the initial game settings. See docs/config.md.
+pin map overrides, LCD connection, the MQTT broker and the initial game settings. See
+docs/config.md.
 """
 
 from __future__ import annotations
 
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -40,6 +42,42 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    """How to reach the MQTT broker (docs/mqtt.md); the table plays the same without one."""
+
+    host: str
+    port: int
+    username: str | None = None
+    password_file: Path | None = None
+    tls_ca: Path | None = None
+    keepalive: int = 30
+    discovery: bool = True
+    discovery_prefix: str = "homeassistant"
+
+    def check(self) -> None:
+        """Refuse now, with the reason, what would fail when the broker first asks."""
+        self.password()
+        if self.tls_ca is not None and not self.tls_ca.is_file():
+            raise ConfigError(f"mqtt.tls_ca {self.tls_ca}: no such file")
+
+    def password(self) -> str | None:
+        """The password from `password_file`, refused if anyone but its owner may read it."""
+        if self.password_file is None:
+            return None
+        path = self.password_file
+        try:
+            mode = path.stat().st_mode
+            if mode & (stat.S_IRWXG | stat.S_IRWXO):
+                raise ConfigError(
+                    f"mqtt.password_file {path} is open to group or others "
+                    f"(mode {stat.S_IMODE(mode):o}): chmod 600 it"
+                )
+            return path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as err:
+            raise ConfigError(f"mqtt.password_file {path}: cannot read: {err}") from None
+
+
+@dataclass(frozen=True)
 class Config:
     table_id: str = "table1"
     # None: as many as the default wiring has: 8 on a Pi's own pins; the simulated table is
@@ -52,6 +90,7 @@ class Config:
     i2c_address: int = 0x27
     pins: Mapping[str, int] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
+    mqtt: MqttConfig | None = None
 
     def seat_count(self, *, simulated: bool) -> int:
         if self.seats is not None:
@@ -79,7 +118,18 @@ _SCHEMA: Mapping[str, Mapping[str, type]] = {
     "table": {"id": str, "seats": int},
     "gpio": {"factory": str, "chip": int},
     "lcd": {"interface": str, "i2c_port": int, "i2c_address": int},
+    "mqtt": {
+        "host": str,
+        "port": int,
+        "username": str,
+        "password_file": str,
+        "tls_ca": str,
+        "keepalive": int,
+        "discovery": bool,
+        "discovery_prefix": str,
+    },
 }
+TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # one level of an MQTT topic
 MAX_BYTES = 64 * 1024  # an operator's config is a page; anything longer is not one
 # Whole numbers a key allows: the I2C addresses a 7-bit device may answer on (0x00-0x02 and
 # 0x78-0x7f are reserved), the /dev/i2c-N and /dev/gpiochipN a kernel numbers.
@@ -88,6 +138,8 @@ _RANGES: Mapping[str, range] = {
     "gpio.chip": range(0, 256),
     "lcd.i2c_port": range(0, 256),
     "lcd.i2c_address": range(0x03, 0x78),
+    "mqtt.port": range(1, 65536),
+    "mqtt.keepalive": range(1, 65536),
 }
 
 
@@ -108,7 +160,10 @@ def load(path: Path | None) -> Config:
         if data is None:
             raise ConfigError("no such file")
         raw = tomllib.loads(data.decode("utf-8"))
-        return parse(raw)
+        config = parse(raw)
+        if config.mqtt is not None:
+            config.mqtt.check()
+        return config
     except ConfigError as err:
         raise ConfigError(f"{path}: {err}") from None
     except OSError as err:
@@ -136,7 +191,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
             kind = _SCHEMA[section].get(key)
             if kind is None:
                 raise ConfigError(f"unknown key {shown(key)} in [{section}]")
-            if isinstance(value, bool) or not isinstance(value, kind):
+            if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
                 raise ConfigError(f"{section}.{key} must be a {kind.__name__}, not {shown(value)}")
             span = _RANGES.get(f"{section}.{key}")
             if span is not None and isinstance(value, int) and value not in span:
@@ -177,6 +232,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
         i2c_address=get("lcd", "i2c_address", Config.i2c_address),
         pins=dict(raw.get("pins", {})),
         settings=settings,
+        mqtt=_mqtt(raw["mqtt"]) if "mqtt" in raw else None,
     )
     try:
         pinmap = config.pinmap(simulated=False)
@@ -186,3 +242,27 @@ def parse(raw: Mapping[str, Any]) -> Config:
     if interface == "gpio" and missing:
         raise ConfigError(f"lcd.interface 'gpio' needs a pin for {missing[0]!r} in [pins]")
     return config
+
+
+def _mqtt(raw: Mapping[str, Any]) -> MqttConfig:
+    # Each value's type and range was checked against _SCHEMA and _RANGES in `parse`.
+    host = raw.get("host", "").strip()
+    if not host:
+        raise ConfigError("[mqtt] needs a host")
+    tls_ca = raw.get("tls_ca")
+    prefix = raw.get("discovery_prefix", MqttConfig.discovery_prefix)
+    if not TOPIC_WORD.match(prefix):
+        raise ConfigError(f"mqtt.discovery_prefix {shown(prefix)}: 1-64 letters, digits, '-', '_'")
+    password_file = raw.get("password_file")
+    if password_file is not None and "username" not in raw:
+        raise ConfigError("mqtt.password_file needs mqtt.username")
+    return MqttConfig(
+        host=host,
+        port=raw.get("port", 8883 if tls_ca else 1883),
+        username=raw.get("username"),
+        password_file=None if password_file is None else Path(password_file),
+        tls_ca=None if tls_ca is None else Path(tls_ca),
+        keepalive=raw.get("keepalive", MqttConfig.keepalive),
+        discovery=raw.get("discovery", MqttConfig.discovery),
+        discovery_prefix=prefix,
+    )

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from hardware.board import Board
@@ -92,6 +92,8 @@ class Daemon:
         if not self.launcher.wired and settings.mode != "flash":
             log.warning("no launcher is wired: penalties are shown on the LCD, not dispensed")
         self.publisher = Publisher()
+        self.stepped: list[Callable[[game.Table], None]] = []  # after each engine step
+        self.mqtt_status = "not set up"  # the Info screen's; the MQTT link keeps it
         self._switches = Switches(
             self.board.inputs, clock, lambda name: self._inbox.put(Settle(name))
         )
@@ -227,6 +229,8 @@ class Daemon:
         self._wakeup.at(game.next_wakeup(self.table))
         self.launcher.keep(self.table.launcher)
         self.refresh()
+        for watcher in self.stepped:
+            watcher(self.table)
 
     def refresh(self) -> None:
         """Make the lights and the LCD show what they should now."""

@@ -52,6 +52,9 @@ class Host(Protocol):
     @property
     def table(self) -> Table: ...
 
+    @property
+    def mqtt_status(self) -> str: ...
+
     def beam_clear(self) -> bool | None: ...
 
     def handle(self, request: Request) -> object: ...
@@ -171,7 +174,7 @@ class Panel:
             stations=table.stations,
             has_launcher=table.has_launcher,
             info=lambda: info_lines(
-                mqtt="not set up", cards_out=launcher.cards_out, jams=launcher.jams
+                mqtt=self._host.mqtt_status, cards_out=launcher.cards_out, jams=launcher.jams
             ),
             last_button=self.last_button,
             beam_clear=self._host.beam_clear(),

@@ -18,6 +18,7 @@ import asyncio
 import random
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from hardware.clock import VirtualClock
 from hardware.sim.bounce import chatter
@@ -29,8 +30,12 @@ from .config import Config
 from .daemon import Daemon
 from .game import Phase
 from .game.glyphs import CUSTOM_CHARS
+from .mqtt import linked
 from .publish import GameEvent
 from .settings_store import Loaded, SettingsStore, settings_notice
+
+if TYPE_CHECKING:
+    from .mqtt.link import TableLink
 
 TAP_TIME = 0.12  # how long a finger stays on a button in a tap
 
@@ -58,6 +63,7 @@ class SimTable:
         self.events: list[GameEvent] = []
         self._daemon: Daemon | None = None
         self._task: asyncio.Task | None = None
+        self.link: TableLink | None = None  # the table's MQTT link, with an [mqtt] section
 
     async def __aenter__(self) -> SimTable:
         # With a state directory the table keeps its settings there, as the real one does.
@@ -78,6 +84,8 @@ class SimTable:
             notices=[settings_notice(loaded)] if loaded.problems else [],
         )
         self._daemon.publisher.listen(self.events.append)
+        self._link = linked(self.config, self._daemon)
+        self.link = await self._link.__aenter__()
         self._task = asyncio.create_task(self._daemon.run())
         await self.settle()
         return self
@@ -91,6 +99,7 @@ class SimTable:
         if self._daemon is not None and self._task is not None:
             self._daemon.stop()
             await self._task
+            await self._link.__aexit__(exc_type, exc, tb)
         if self.launcher is not None:
             self.launcher.close()
         self.factory.reset()

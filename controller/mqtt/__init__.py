@@ -1,0 +1,42 @@
+"""MQTT: the table's state, events and settings out; settings and commands in; Home
+Assistant discovery; the fleet command. Topics and payloads are documented in docs/mqtt.md.
+
+Only `link` imports the MQTT client, and only a table with an `[mqtt]` section loads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..daemon import Daemon
+    from .link import TableLink
+
+DRAIN_TIME = 1.0  # seconds a clean stop gives the last events to leave
+
+
+@contextlib.asynccontextmanager
+async def linked(config: Config, daemon: Daemon) -> AsyncIterator[TableLink | None]:
+    """The daemon on the config's broker while inside; nothing without an `[mqtt]` section.
+    On the way out the events still waiting get a moment to leave, then `status` says
+    offline."""
+    if config.mqtt is None:
+        yield None
+        return
+    from .control import DaemonControl
+    from .link import TableLink
+
+    link = TableLink(config.mqtt, config.table_id, DaemonControl(daemon))
+    task = asyncio.create_task(link.run())
+    try:
+        yield link
+    finally:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(link.drained(), DRAIN_TIME)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

@@ -1,0 +1,98 @@
+"""The topics of one table, and the JSON payloads it publishes on them (docs/mqtt.md)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+from ..game import Phase, Table
+from ..settings import Settings
+
+ROOT = "flashtable"
+ONLINE, OFFLINE = "online", "offline"
+
+
+@dataclass(frozen=True)
+class Topics:
+    """Everything under `flashtable/<table_id>/`."""
+
+    table_id: str
+
+    @property
+    def base(self) -> str:
+        return f"{ROOT}/{self.table_id}"
+
+    @property
+    def status(self) -> str:
+        return f"{self.base}/status"
+
+    @property
+    def state(self) -> str:
+        return f"{self.base}/state"
+
+    @property
+    def event(self) -> str:
+        return f"{self.base}/event"
+
+    @property
+    def settings(self) -> str:
+        return f"{self.base}/settings"
+
+    @property
+    def settings_set(self) -> str:
+        return f"{self.base}/settings/set"
+
+    @property
+    def command(self) -> str:
+        return f"{self.base}/command"
+
+    @property
+    def error(self) -> str:
+        return f"{self.base}/error"
+
+
+def encode(payload: object) -> bytes:
+    return json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
+
+
+def launcher_state(table: Table) -> str:
+    """ "none" (no launcher wired), "idle", "dispensing", "jam" or "empty"."""
+    launcher = table.launcher
+    if not table.has_launcher:
+        return "none"
+    if launcher.fault is not None:
+        return launcher.fault
+    return "dispensing" if launcher.owed or launcher.chimes else "idle"
+
+
+def state_snapshot(table: Table, *, dropped_events: int = 0) -> dict[str, object]:
+    """The retained `state`: what a scoreboard shows. Seconds left are what the LCD shows
+    (None with no timer, or while a surprise limit is still hidden)."""
+    turn = table.turn
+    seat = turn.seat if turn is not None and table.phase is not Phase.SEATING else None
+    left: int | None = None
+    if turn is not None and not turn.hidden:
+        if table.phase is Phase.PAUSED and table.paused_left is not None:
+            left = math.ceil(table.paused_left)
+        elif table.phase is Phase.TURN:
+            left = turn.shown
+    launcher = table.launcher
+    return {
+        "mode": table.settings.mode,
+        "phase": table.phase.value,
+        "seats": sorted(table.seated),
+        "seat": seat,
+        "seconds_left": left,
+        "paused": table.phase is Phase.PAUSED,
+        "asleep": table.asleep,
+        "launcher": launcher_state(table),
+        "owed": launcher.owed,
+        "cards_dispensed": launcher.cards_out,
+        "jams": launcher.jams,
+        "dropped_events": dropped_events,
+    }
+
+
+def settings_payload(settings: Settings) -> dict[str, object]:
+    return dict(settings)

@@ -1,0 +1,94 @@
+"""Untrusted payloads for `settings/set` and `command`: every bad one is refused with a
+reason, a good one is read exactly as the menu would."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.mqtt.inbound import MAX_PAYLOAD, MAX_REASON, Order, Refused, order, settings_update
+from controller.settings import SETTINGS, Settings
+
+KEYS = [s.key for s in SETTINGS]
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+def bad_setting_value(key: str):
+    allowed = next(s for s in SETTINGS if s.key == key).options
+    return json_values.filter(
+        lambda v: (
+            isinstance(v, bool | float | list | dict | type(None))
+            or (isinstance(v, int) and v not in allowed)
+            or (
+                isinstance(v, str)
+                and v.strip().lower().removesuffix("s").strip() not in map(str, allowed)
+            )
+        )
+    )
+
+
+bad_settings = st.one_of(
+    st.binary(max_size=300).filter(lambda b: not _is_json_object(b)),  # junk, or JSON not {}
+    st.builds(lambda n: b'{"turn_timer": "' + b"9" * n + b'"}', st.integers(MAX_PAYLOAD, 5000)),
+    st.dictionaries(
+        st.text(min_size=1).filter(lambda k: k not in KEYS), json_values, min_size=1
+    ).map(lambda d: json.dumps(d).encode()),  # unknown keys
+    st.sampled_from(KEYS).flatmap(
+        lambda key: bad_setting_value(key).map(lambda v: json.dumps({key: v}).encode())
+    ),  # wrong types and out of range
+    st.just(b"{}"),
+)
+bad_commands = st.one_of(
+    st.binary(max_size=300).filter(lambda b: not _is_json_object(b)),
+    st.text(min_size=MAX_PAYLOAD).map(lambda t: json.dumps({"action": "start", "x": t}).encode()),
+    json_values.filter(
+        lambda a: a not in ("start", "pause", "resume", "new_round", "dispense")
+    ).map(lambda a: json.dumps({"action": a}).encode()),
+    json_values.filter(lambda c: not (type(c) is int and 1 <= c <= 6)).map(
+        lambda c: json.dumps({"action": "dispense", "cards": c}).encode()
+    ),
+    st.sampled_from(["start", "pause"]).map(
+        lambda a: json.dumps({"action": a, "cards": 1}).encode()
+    ),
+)
+
+
+def _is_json_object(data: bytes) -> bool:
+    try:
+        return isinstance(json.loads(data), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+@settings(max_examples=1000, deadline=None)
+@given(bad_settings)
+def test_a_bad_settings_update_is_refused_and_changes_nothing(payload):
+    current = Settings({"turn_timer": 4})
+    with pytest.raises(Refused) as refused:
+        settings_update(payload, current)
+    reason = str(refused.value)
+    assert reason and "\n" not in reason and len(reason) <= MAX_REASON
+    assert current == Settings({"turn_timer": 4})
+
+
+@settings(max_examples=1000, deadline=None)
+@given(bad_commands)
+def test_a_bad_command_is_refused_with_a_short_reason(payload):
+    with pytest.raises(Refused) as refused:
+        order(payload)
+    reason = str(refused.value)
+    assert reason and "\n" not in reason and len(reason) <= MAX_REASON
+
+
+def test_good_payloads_are_read_as_the_menu_reads_them():
+    new = settings_update(b'{"turn_timer": "8s", "picker": "fair"}', Settings())
+    assert (new.turn_timer, new.picker) == (8, "fair")
+    assert order(b'{"action": "dispense", "cards": 6}') == Order("dispense", 6)
+    assert order(b'{"action": "new_round"}') == Order("new_round")
