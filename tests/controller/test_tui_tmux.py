@@ -24,16 +24,20 @@ def tmux(*args: str) -> str:
     return result.stdout
 
 
-def wait_for(session: str, pattern: str, timeout: float = 20.0) -> str:
-    """The pane's text once `pattern` shows in it; fails with the last pane seen."""
+def wait_for(session: str, *patterns: str, timeout: float = 20.0) -> str:
+    """The pane's text once every one of `patterns` shows in it; fails with the last pane seen.
+
+    The view draws in frames, so two things that change together may show a frame apart:
+    wait for all of them rather than assert on the second after waiting for the first.
+    """
     deadline = time.monotonic() + timeout
     pane = ""
     while time.monotonic() < deadline:
         pane = tmux("capture-pane", "-p", "-t", session)
-        if re.search(pattern, pane):
+        if all(re.search(pattern, pane) for pattern in patterns):
             return pane
         time.sleep(0.1)
-    pytest.fail(f"{pattern!r} never showed; the pane was:\n{pane}")
+    pytest.fail(f"{patterns!r} never all showed; the pane was:\n{pane}")
 
 
 def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat():
@@ -47,18 +51,18 @@ def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat():
             tmux("send-keys", "-t", session, key)
         wait_for(session, r"Seats 135")
         tmux("send-keys", "-t", session, "p")
-        pane = wait_for(session, r"Seat (\d) turn +\ds")
+        pane = wait_for(
+            session, r"Table   timer 6s", r"Seat (\d) turn +\ds", r"round_started +seats=\[1,3,5\]"
+        )
         seat = re.search(r"Seat (\d) turn", pane).group(1)
         # The lit seat pulses: its number between < and > (or ! ! in its last 2 seconds).
-        assert re.search(rf"[<!]{seat}[>!]", pane), pane
-        assert "Table   timer 6s" in pane
-        assert re.search(r"round_started +seats=\[1,3,5\]", pane)
+        pane = wait_for(session, rf"[<!]{seat}[>!]")
         # The launcher panel reads the launcher model: a full hopper, the motor at rest.
         assert re.search(r"hopper ▮{12} +54", pane) and "motor ■ stopped" in pane, pane
         tmux("send-keys", "-t", session, "e")
         # The log draws its new line a frame after the panel on a busy machine: wait for both.
-        wait_for(session, r"(?s)(?=.*hopper ▯{12} +0)(?=.*hopper emptied \(54 cards taken out\))")
-        lines = tmux("capture-pane", "-p", "-t", session).splitlines()
+        pane = wait_for(session, r"hopper ▯{12} +0", r"hopper emptied \(54 cards taken out\)")
+        lines = pane.splitlines()
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
         tmux("send-keys", "-t", session, "q")
         deadline = time.monotonic() + 10

@@ -21,4 +21,5 @@ def test_every_note_is_a_tone_and_every_tune_is_short():
         for note, seconds in tune:
             assert note is None or Tone(note).frequency > 0
             assert 0 < seconds <= 0.5
-        assert sum(seconds for _, seconds in tune) <= 1.2, name
+        # In whole milliseconds: a float sum's last bit differs between Python versions.
+        assert sum(round(seconds * 1000) for _, seconds in tune) <= 1200, name
