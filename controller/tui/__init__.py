@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from controller.config import Config
+
+# What the interactive view imports beyond the daemon's own packages: the `sim` extra.
+VIEW_PACKAGES = frozenset({"textual", "rich"})
 
 
 def run_view(config: Config, *, seed: int, time_scale: float, script: Path | None) -> int:
     """Play `script` headless and print its event log, or run the interactive view.
 
-    Returns the exit status: 0, or 1 when the script cannot be played (one line says why).
+    Returns the exit status: 0, or 1 when the script cannot be played or the view's packages
+    are not installed (one line says why). The headless player needs none of them.
     """
     if script is not None:
         from .script import run_script
 
         return run_script(config, script, seed=seed)
-    from .app import TableApp
+    try:
+        from .app import TableApp
+    except ModuleNotFoundError as err:
+        if (err.name or "").partition(".")[0] not in VIEW_PACKAGES:
+            raise
+        print(
+            "flashtable: the interactive view needs Textual, which is not installed: "
+            "pip install 'flashtable[sim]' (in a checkout: ./dev sim); --headless runs without",
+            file=sys.stderr,
+        )
+        return 1
 
     app = TableApp(config, seed=seed, time_scale=time_scale)
     app.run()

@@ -27,7 +27,8 @@ from .help import HelpScreen
 from .keys import Move, move_for
 from .launcher import LauncherPanel, reading
 from .lcd import Encoder, Lcd, backlit
-from .logview import EventLog, LogRoute
+from .logroute import LogRoute
+from .logview import EventLog
 from .tabletop import TableTop
 
 FRAME = 0.05  # seconds between frames: smooth enough for a 0.12 s fast blink

@@ -20,7 +20,7 @@ from hardware.pinmap import input_roles
 
 from .eventlog import Recorder, value_text
 from .faults import FaultError, apply_fault, clear_for_ok
-from .logview import LogRoute
+from .logroute import LogRoute
 
 PATTERNS = ("off", "on", "dim", "pulse", "blink", "blink_fast", "flash")
 FAULTS = ("jam", "clear", "empty", "refill")

@@ -29,7 +29,7 @@ from controller.tui.launcher import (
     title_text,
 )
 from controller.tui.lcd import Lcd, backlit
-from controller.tui.logview import ROUTED_LOGGERS, LogRoute
+from controller.tui.logroute import ROUTED_LOGGERS, LogRoute
 from controller.tui.snapshot import screen_text
 from controller.tui.tabletop import SEAT_HEIGHT, SEAT_WIDTH, seat_places
 
