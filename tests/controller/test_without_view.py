@@ -5,6 +5,7 @@ them.
 Each command runs in a fresh interpreter where importing those packages fails, as on a Pi.
 """
 
+import re
 import signal
 import subprocess
 import sys
@@ -57,7 +58,7 @@ def test_check_config_settings_and_the_headless_player_run_without_the_view(tmp_
         flashtable("check-config"), capture_output=True, text=True, timeout=60, cwd=tmp_path
     )
     assert checked.returncode == 0, checked.stderr
-    assert ": ok, table 'table1', 8 seats" in checked.stdout
+    assert re.search(r": ok, table 'table1', \d seats", checked.stdout), checked.stdout
 
     state = ["--state-dir", str(tmp_path)]
     changed = subprocess.run(
@@ -89,7 +90,7 @@ def test_run_sim_runs_the_daemon_without_the_view(tmp_path):
     )
     try:
         first = process.stdout.readline()
-        assert "table table1: 8 seats, mock pins, seed 1" in first
+        assert re.search(r"table table1: \d seats, mock pins, seed 1", first), first
         process.send_signal(signal.SIGTERM)
         out, _ = process.communicate(timeout=60)
     finally:
