@@ -6,6 +6,7 @@ stand-ins, under CPython in the simulator. Pins are GP numbers (README.md has th
 
 from array import array
 
+from .launcher import Launcher
 from .protocol import R_POWER_ON, R_SOFT, R_WATCHDOG
 
 MOTOR_FORWARD = 14  # driver IN1 (DRV8833 AIN1 / TB6612 AIN1 with PWM)
@@ -76,12 +77,27 @@ class Board:
             self._taken += 1
         return out
 
-    def start_watchdog(self):
+    def start(self, write):
+        """The launcher on this board, told what the reset before left; the watchdog runs."""
+        now = self.now()
+        launcher = Launcher(
+            write, self.drive, self.beam_clear, self.hopper_empty, self.keep, self.board_id, now
+        )
+        launcher.boot(self.reset_cause(), *self.kept(), now)
         self._wdt = self._machine.WDT(timeout=WDT_MS)
+        return launcher
 
-    def feed_watchdog(self):
-        if self._wdt is not None:
-            self._wdt.feed()
+    def service(self, launcher):
+        """One pass of the main loop: the beam's edges and the hopper switch to the launcher,
+        what is due done, the watchdog fed. Returns (now, when it next has work or None)."""
+        now = self.now()
+        for clear, when in self.edges():
+            launcher.beam(clear, when)
+        if self.hopper_empty():
+            launcher.hopper_emptied(now)
+        launcher.poll(now)
+        self._wdt.feed()
+        return now, launcher.next_due()
 
     def reset_cause(self):
         """The protocol's RESET cause."""

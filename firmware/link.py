@@ -33,6 +33,11 @@ class Link:
         return self._decoder.dropped
 
     @property
+    def idle(self):
+        """Nothing waits to be sent or acknowledged."""
+        return self._in_flight is None and not self._outbox
+
+    @property
     def between_frames(self):
         """No part of a frame is waiting for the rest of it."""
         return self._decoder.idle

@@ -15,7 +15,7 @@ import micropython
 
 from firmware.board import Board
 from firmware.dispenser import IDLE
-from firmware.launcher import FIRMWARE_VERSION, Launcher
+from firmware.launcher import FIRMWARE_VERSION
 from firmware.protocol import PROTOCOL_VERSION
 
 LINK = "usb"  # or "uart": the link on GP0/GP1 through a USB-serial adapter
@@ -41,28 +41,10 @@ def run():
     board_id = hexlify(board.board_id).decode()
     banner = f"flashtable-launcher {version} protocol {PROTOCOL_VERSION} board {board_id}\r\n"
     stream_out.write(banner)
-    now = board.now()
-    launcher = Launcher(
-        stream_out.write,
-        board.drive,
-        board.beam_clear,
-        board.hopper_empty,
-        board.keep,
-        board.board_id,
-        now,
-    )
-    launcher.boot(board.reset_cause(), *board.kept(), now)
-    board.start_watchdog()
+    launcher = board.start(stream_out.write)
     tail = b""
     while True:
-        now = board.now()
-        for clear, when in board.edges():
-            launcher.beam(clear, when)
-        if board.hopper_empty():
-            launcher.hopper_emptied(now)
-        launcher.poll(now)
-        board.feed_watchdog()
-        due = launcher.next_due()
+        now, due = board.service(launcher)
         wait = IDLE_MS if launcher.dispenser.state == IDLE else RUNNING_MS
         if due is not None:
             wait = max(0, min(wait, (due - now) // 1000))

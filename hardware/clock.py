@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -25,13 +24,14 @@ class Clock(Protocol):
 
 
 class LoopClock:
-    """Real time, on the running asyncio loop (whose clock is `time.monotonic`)."""
+    """The asyncio loop's time (`time.monotonic` on the standard loop): timers and `now` agree
+    on any loop, also one whose time is virtual."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
 
     def now(self) -> float:
-        return time.monotonic()
+        return self._loop.time()
 
     def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
         return self._loop.call_at(when, callback)

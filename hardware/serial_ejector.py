@@ -1,0 +1,338 @@
+"""The card ejector on a launcher controller at the end of a serial line (firmware/PROTOCOL.md).
+
+`SerialEjector` does what `GpioEjector` does, with the motor and the beam on a Raspberry Pi
+Pico: it asks for cards under dispense ids and turns the controller's counts into one
+`CardOut` per card. An id serves one dispense; a new one is made only once the controller has
+said the old one ended. Until then the same id is asked again — after a reconnect, a
+controller reset, a lost frame — and the controller answers it from memory, so a card is
+never asked for twice. While the port is gone it is opened again every RECONNECT seconds;
+cards asked for meanwhile wait as owed.
+
+The frames, acknowledgements and resending are the firmware's own pure modules (firmware/),
+run here under CPython: one implementation of the protocol, checked on both interpreters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import serial
+import serial_asyncio_fast
+
+from firmware import protocol as p
+from firmware.link import Link
+
+from .clock import Clock, Timer
+from .ejector import DEFAULT_JAM_TIME, CardOut, Halted, Report
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BAUD = 115200
+RECONNECT = 0.25  # seconds between tries to open the port
+HEARTBEAT = 0.5  # STATUS this often, so the controller knows the host is there
+LINK_TIMEOUT = 1.2  # no good frame for this long: the link is down
+RECENT = 4  # ended dispenses whose late cards still count (a card pulled out after a jam)
+ENDS = {p.DONE: "done", p.JAM: "jam", p.EMPTY: "empty", p.HOST_LOST: "host lost"}
+
+
+@dataclass
+class _Dispense:
+    id: int
+    asked: int
+    seen: int = 0
+
+
+class _Line(asyncio.Protocol):
+    def __init__(self, ejector: SerialEjector) -> None:
+        self._ejector = ejector
+
+    def data_received(self, data: bytes) -> None:
+        self._ejector._received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._ejector._lost(exc)
+
+
+class SerialEjector:
+    """The launcher on a controller at `port`. Create it inside the running loop; `close` it.
+
+    `on_link(up)` tells when the link comes and goes (for the LCD)."""
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        clock: Clock,
+        on_report: Callable[[Report], None],
+        baud: int = DEFAULT_BAUD,
+        on_link: Callable[[bool], None] = lambda up: None,
+        first_id: int | None = None,
+        jam_time: float = DEFAULT_JAM_TIME,
+    ) -> None:
+        self.port = port
+        self.baud = baud
+        self._clock = clock
+        self._report = on_report
+        self._on_link = on_link
+        self._loop = asyncio.get_running_loop()
+        # Random, so that a restarted daemon never reuses an id the controller remembers.
+        self._next_id = first_id or random.SystemRandom().randrange(1, 2**32)
+        self.owed = 0
+        self.fault: str | None = None
+        self._jam_time = jam_time
+        self.link_up = False
+        self.firmware: str | None = None  # "1.0.0", from the controller's INFO
+        self.refused: str | None = None  # why the controller cannot be used, if so
+        self.resets = 0
+        self._current: _Dispense | None = None
+        self._asked_for: int | None = None  # the id of the DISPENSE sent on this connection
+        self._stopping = False
+        self._recent: list[_Dispense] = []
+        self._transport: asyncio.Transport | None = None
+        self._link: Link | None = None
+        self._resend: Timer | None = None
+        self._beat: Timer | None = None
+        self._lost_event = asyncio.Event()
+        self._closed = False
+        self._task = self._loop.create_task(self._keep_connected())
+
+    @property
+    def busy(self) -> bool:
+        """A dispense is on its way (the motor may be running)."""
+        return self._current is not None
+
+    @property
+    def jam_time(self) -> float:
+        return self._jam_time
+
+    @jam_time.setter
+    def jam_time(self, seconds: float) -> None:
+        if seconds != self._jam_time:
+            self._jam_time = seconds
+            self._send_jam_time()
+
+    def dispense(self, count: int) -> None:
+        """Send out exactly `count` more cards (added to any still owed)."""
+        if count < 0:
+            raise ValueError("cannot dispense fewer than no cards")
+        self.owed += count
+        self._stopping = False
+        self._next()
+
+    def resume(self) -> None:
+        """Go on with the cards still owed (after a jam was cleared or the hopper refilled)."""
+        self.fault = None
+        self.dispense(0)
+
+    def stop(self) -> None:
+        """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
+        self._stopping = True
+        if self._current is not None:
+            self._send(p.STOP, b"")
+
+    async def close(self) -> None:
+        """Let go of the port."""
+        self._closed = True
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._disconnect()
+
+    # -- the connection ------------------------------------------------------------------
+
+    async def _keep_connected(self) -> None:
+        complained = False
+        while True:
+            try:
+                transport, _ = await serial_asyncio_fast.create_serial_connection(
+                    self._loop, lambda: _Line(self), self.port, baudrate=self.baud
+                )
+            except (OSError, serial.SerialException) as err:
+                if not complained:
+                    log.warning("launcher controller not reachable at %s: %s", self.port, err)
+                    complained = True
+                await asyncio.sleep(RECONNECT)
+                continue
+            complained = False
+            self._connected(transport)
+            await self._lost_event.wait()
+            self._lost_event.clear()
+            self._disconnect()
+            await asyncio.sleep(RECONNECT)
+
+    def _connected(self, transport: asyncio.Transport) -> None:
+        log.info("launcher controller port %s open", self.port)
+        self._transport = transport
+        self._link = Link(transport.write)
+        self._asked_for = None
+        self.firmware = None  # until this connection's INFO: it may be another board now
+        self._send(p.HELLO, bytes((p.PROTOCOL_VERSION,)))
+        self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
+
+    def _lost(self, exc: Exception | None) -> None:
+        log.warning("launcher controller port %s closed: %s", self.port, exc or "end of file")
+        self._lost_event.set()
+
+    def _disconnect(self) -> None:
+        for timer in (self._resend, self._beat):
+            if timer is not None:
+                timer.cancel()
+        self._resend = self._beat = None
+        if self._transport is not None:
+            self._transport.close()
+        self._transport = None
+        self._link = None
+        self._set_link(False)
+
+    def _set_link(self, up: bool) -> None:
+        if up != self.link_up:
+            self.link_up = up
+            if up:
+                log.info("launcher link up")
+            else:
+                log.warning("launcher link down: cards wait as owed")
+            self._on_link(up)
+
+    def _heartbeat(self) -> None:
+        link = self._link
+        if link is None:
+            return
+        heard = link.last_heard
+        if heard is None or self._us() - heard > LINK_TIMEOUT * 1_000_000:
+            self._set_link(False)
+        if link.idle:
+            self._send(p.STATUS, b"")
+        self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
+
+    # -- frames --------------------------------------------------------------------------
+
+    def _us(self) -> int:
+        return round(self._clock.now() * 1_000_000)
+
+    def _send(self, kind: int, payload: bytes) -> None:
+        if self._link is not None:
+            self._link.send(kind, payload, self._us())
+            self._arm_resend()
+
+    def _arm_resend(self) -> None:
+        if self._resend is not None:
+            self._resend.cancel()
+            self._resend = None
+        due = None if self._link is None else self._link.next_due()
+        if due is not None:
+            self._resend = self._clock.call_at(due / 1_000_000, self._poll)
+
+    def _poll(self) -> None:
+        self._resend = None
+        if self._link is not None:
+            self._link.poll(self._us())
+            self._arm_resend()
+
+    def _received(self, data: bytes) -> None:
+        link = self._link
+        if link is None:
+            return
+        for kind, payload in link.receive(data, self._us()):
+            try:
+                self._message(kind, payload)
+            except Exception:  # a message we cannot use must not take the table down
+                log.exception("launcher controller message %#04x %s", kind, payload.hex())
+        if self.refused is None and self.firmware is not None:
+            self._set_link(True)
+        self._arm_resend()
+
+    def _message(self, kind: int, payload: bytes) -> None:
+        if kind == p.INFO:
+            version, major, minor, patch, board = p.unpack(p.INFO_FORMAT, payload)
+            self.firmware = f"{major}.{minor}.{patch}"
+            log.info(
+                "launcher controller: firmware %s, protocol %d, board %s",
+                self.firmware,
+                version,
+                board.hex(),
+            )
+            if version != p.PROTOCOL_VERSION:
+                self.refused = f"firmware speaks protocol {version}, not {p.PROTOCOL_VERSION}"
+                log.error("launcher controller refused: %s", self.refused)
+                return
+            self.refused = None
+            self._send_jam_time()
+            self._next()
+        elif kind == p.RESET:
+            self._controller_reset(*p.unpack(p.RESET_FORMAT, payload))
+        elif kind in p.PROGRESS:
+            self._progress(kind, *p.unpack(p.ID_PROGRESS, payload))
+        elif kind == p.ERROR:
+            self._error(*p.unpack(p.ERROR_FORMAT, payload))
+
+    def _controller_reset(self, cause: int, kept_id: int, kept_counted: int) -> None:
+        self.resets += 1
+        causes = {p.R_POWER_ON: "power-on", p.R_WATCHDOG: "watchdog", p.R_SOFT: "soft reset"}
+        during = self._current
+        log.warning(
+            "launcher controller restarted (%s)%s",
+            causes.get(cause, f"cause {cause}"),
+            f" during dispense {during.id:#010x}" if during else "",
+        )
+        self._asked_for = None
+        if during is not None and kept_id == during.id:
+            # It had started this one: count what it did; the rest goes under a new id.
+            self._progress(p.STOPPED, kept_id, kept_counted)
+        # Otherwise the controller never started it: the same id is asked again.
+
+    def _progress(self, kind: int, ident: int, counted: int) -> None:
+        known = [d for d in (self._current, *self._recent) if d is not None and d.id == ident]
+        if not known:
+            log.debug("launcher controller: %#04x about dispense %#010x ignored", kind, ident)
+            return
+        dispense = known[0]
+        while dispense.seen < min(counted, dispense.asked) and self.owed > 0:
+            dispense.seen += 1
+            self.owed -= 1
+            self._report(CardOut(self._clock.now(), self.owed))
+            if self.owed == 0:
+                self._report(Halted("done", self._clock.now(), 0))
+        if kind == p.CARD or dispense is not self._current:
+            return
+        self._current = None
+        self._recent = [dispense, *self._recent][:RECENT]
+        reason = ENDS.get(kind)
+        if reason in ("jam", "empty") and self.owed > 0:
+            self.fault = reason
+            log.warning("launcher stopped: %s, %d card(s) still owed", reason, self.owed)
+            self._report(Halted(reason, self._clock.now(), self.owed))
+        elif reason == "host lost":
+            log.warning("launcher controller stopped: it lost the host for a while")
+        self._next()
+
+    def _error(self, code: int, about: int) -> None:
+        log.warning("launcher controller refused a frame %#04x: error %d", about, code)
+        if code == p.E_BUSY and about == p.DISPENSE and self._current is not None:
+            # A dispense from before this daemon still runs there: stop it, ask again.
+            self._send(p.STOP, b"")
+            self._asked_for = None
+            self._next()
+
+    def _send_jam_time(self) -> None:
+        low, high = p.PARAMS[p.P_JAM_MS]
+        ms = max(low, min(high, round(self._jam_time * 1000)))
+        self._send(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, ms))
+
+    def _next(self) -> None:
+        """Ask for what is owed, if nothing else is on its way and nothing holds it back."""
+        if self._link is None or self.firmware is None or self.refused is not None:
+            return
+        if self._current is None:
+            if self.owed <= 0 or self.fault is not None or self._stopping:
+                return
+            self._current = _Dispense(self._next_id, min(self.owed, 255))
+            self._next_id = self._next_id % (2**32 - 1) + 1
+        if self._asked_for != self._current.id:
+            self._asked_for = self._current.id
+            payload = p.pack(p.ID_COUNT, self._current.id, self._current.asked)
+            self._send(p.DISPENSE, payload)

@@ -1,0 +1,113 @@
+"""The launcher firmware (firmware/) running under CPython on the launcher model.
+
+The firmware's own `Board` and `Launcher` run on stand-ins for `machine` (hardware.sim.machine)
+whose pins are the model's motor, beam and hopper switch, and whose UART is a file descriptor
+(a pseudo-terminal). The Pico's blocking main loop becomes callbacks on the asyncio loop: bytes
+when the descriptor is readable, beam interrupts as they happen, and a timer at the time the
+firmware says it next has something to do. `reset` restarts the firmware as a watchdog would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from firmware.board import BEAM, EMPTY, MOTOR_BACKWARD, MOTOR_FORWARD, Board
+
+from ..clock import Clock, Timer
+from .launcher import LauncherModel
+from .machine import WDT_RESET, SimMachine
+from .pins import SimFactory
+
+log = logging.getLogger(__name__)
+
+
+class FirmwareSim:
+    """The launcher controller on `fd`: create it inside the running loop; `close` it."""
+
+    def __init__(
+        self,
+        fd: int,
+        *,
+        clock: Clock,
+        cards: int = 54,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._clock = clock
+        self._fd = fd
+        self.rng = rng or random.Random(0)
+        self.factory = SimFactory(clock)
+        # The model claims its beam and switch pins before the firmware's Pins take them.
+        self.model = LauncherModel(
+            self.factory,
+            clock,
+            forward_pin=MOTOR_FORWARD,
+            backward_pin=MOTOR_BACKWARD,
+            beam_pin=BEAM,
+            empty_pin=EMPTY,
+            cards=cards,
+            rng=self.rng,
+        )
+        board_id = bytes(self.rng.randrange(256) for _ in range(8))
+        self.machine = SimMachine(self.factory, fd, board_id=board_id, on_irq=self._soon)
+        self._timer: Timer | None = None
+        self._pending = False
+        self.resets = 0
+        self._boot()
+
+    def _boot(self) -> None:
+        self.board = Board(self.machine, self._ticks_us, _ticks_diff, link="uart")
+        self.launcher = self.board.start(self.board.port.write)
+        self._loop.add_reader(self._fd, self._readable)
+        self._service()
+
+    def reset(self, cause: int = WDT_RESET) -> None:
+        """The firmware starts over, as after its watchdog fired: the motor stops at once and
+        everything but the scratch registers is forgotten."""
+        self.resets += 1
+        self._halt()
+        self.machine.cause = cause
+        self._boot()
+
+    def close(self) -> None:
+        self._halt()
+        self.model.close()
+
+    def _halt(self) -> None:
+        self._loop.remove_reader(self._fd)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.board.drive(0)
+
+    def _ticks_us(self) -> int:
+        return round(self._clock.now() * 1_000_000)
+
+    def _readable(self) -> None:
+        data = self.board.port.read()
+        if data:
+            self.launcher.receive(data, self.board.now())
+        self._service()
+
+    def _soon(self) -> None:
+        # An interrupt came in the middle of the model's own step: handle it right after.
+        if not self._pending:
+            self._pending = True
+            self._loop.call_soon(self._service)
+
+    def _service(self) -> None:
+        """One pass of the Pico's main loop."""
+        self._pending = False
+        now, due = self.board.service(self.launcher)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if due is not None:
+            when = self._clock.now() + max(0, due - now) / 1_000_000
+            self._timer = self._clock.call_at(when, self._service)
+
+
+def _ticks_diff(later: int, earlier: int) -> int:
+    return later - earlier

@@ -1,0 +1,183 @@
+"""The serial ejector and the real firmware code, through a bad cable between two real
+pseudo-terminals, in virtual time: exact counts, resets, unplugging, a silent host."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import tty
+from collections.abc import Callable
+from pathlib import Path
+
+from hardware.clock import LoopClock
+from hardware.ejector import CardOut, Halted
+from hardware.serial_ejector import SerialEjector
+from hardware.sim.firmware import FirmwareSim
+from hardware.sim.relay import LineFaults, Relay
+from tests import virtual_loop
+
+LOOK_AGAIN = 0.05  # seconds (virtual) between looks at what only the model shows
+BAD_CABLE = LineFaults(drop=0.01, duplicate=0.01, corrupt=0.01, delay=0.01)
+
+
+class Rig:
+    """Host ejector <-> pty <-> fault relay <-> pty <-> firmware on the launcher model.
+
+    The host opens the port by a symlink, as /dev/serial/by-id/ names a real board."""
+
+    def __init__(self, tmp_path: Path, faults: LineFaults, seed: int = 0) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.clock = LoopClock(self.loop)
+        self.path = tmp_path / "launcher"
+        self.fw_master, self.fw_slave = os.openpty()
+        tty.setraw(self.fw_slave)
+        self.firmware = FirmwareSim(
+            self.fw_slave, clock=self.clock, cards=1_000_000, rng=random.Random(seed)
+        )
+        self._plug()
+        self.relay = Relay(
+            self.host_master, self.fw_master, faults, clock=self.clock, rng=random.Random(~seed)
+        )
+        self.reports: list = []
+        self.links: list[tuple[float, bool]] = []
+        self._news = asyncio.Event()
+        self.ejector = SerialEjector(
+            str(self.path),
+            clock=self.clock,
+            on_report=self._heard,
+            on_link=lambda up: self._heard((self.clock.now(), up), self.links),
+            first_id=1 + seed,
+        )
+
+    def _heard(self, item: object, into: list | None = None) -> None:
+        (self.reports if into is None else into).append(item)
+        self._news.set()
+
+    def _plug(self) -> None:
+        self.host_master, self.host_slave = os.openpty()
+        tty.setraw(self.host_slave)
+        self.path.unlink(missing_ok=True)
+        self.path.symlink_to(os.ttyname(self.host_slave))
+
+    def unplug(self) -> None:
+        self.relay.close()
+        os.close(self.host_master)
+        os.close(self.host_slave)
+        self.path.unlink()
+
+    def plug(self) -> None:
+        self._plug()
+        self.relay.connect(self.host_master, self.fw_master)
+
+    @property
+    def model(self):
+        return self.firmware.model
+
+    async def until(self, done: Callable[[], bool], within: float) -> float:
+        """Wait (in virtual time) until `done()`; returns the time it took."""
+        start = self.clock.now()
+        while not done():
+            if self.clock.now() - start > within:
+                raise AssertionError(f"not within {within} s")
+            self._news.clear()
+            # Woken by a report, or soon anyway for what only the model shows.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.wait(), LOOK_AGAIN)
+        return self.clock.now() - start
+
+    def halts(self) -> list[Halted]:
+        return [r for r in self.reports if isinstance(r, Halted)]
+
+    async def close(self) -> None:
+        await self.ejector.close()
+        self.relay.close()
+        self.firmware.close()
+        for fd in (self.host_master, self.host_slave, self.fw_master, self.fw_slave):
+            os.close(fd)
+
+
+def test_a_thousand_dispenses_through_a_bad_cable_each_deliver_exactly(tmp_path):
+    async def main() -> None:
+        rig = Rig(tmp_path, BAD_CABLE, seed=3)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rng = random.Random(5)
+        for _ in range(1000):
+            count = rng.randint(1, 5)
+            before, halts = rig.model.cards_out, len(rig.halts())
+            rig.ejector.dispense(count)
+            await rig.until(lambda h=halts: len(rig.halts()) > h, within=30.0)
+            assert rig.halts()[-1].reason == "done"
+            assert rig.model.cards_out - before == count
+            assert rig.ejector.owed == 0
+        assert sum(isinstance(r, CardOut) for r in rig.reports) == rig.model.cards_out
+        counts = rig.relay.counts
+        # Every fault happened, and often: at least 1% of the bytes each.
+        assert (
+            min(counts[f] for f in ("drop", "duplicate", "corrupt", "delay"))
+            > 0.008 * (counts["bytes"])
+        ), counts
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_firmware_reset_mid_dispense_is_reported_and_the_rest_dispensed_once(tmp_path, caplog):
+    async def main() -> None:
+        rig = Rig(tmp_path, BAD_CABLE, seed=7)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(20)
+        await rig.until(lambda: rig.model.cards_out >= 6, within=10.0)
+        assert rig.model.motor_speed > 0  # in the middle of it
+        resets = rig.ejector.resets
+        rig.firmware.reset()
+        assert rig.model.motor_speed == 0  # a reset stops the motor at once
+        await rig.until(lambda: rig.halts(), within=20.0)
+        assert [h.reason for h in rig.halts()] == ["done"]
+        assert rig.model.cards_out == 20
+        assert rig.ejector.resets == resets + 1
+        await rig.close()
+
+    virtual_loop.run(main())
+    assert "launcher controller restarted (watchdog) during dispense" in caplog.text
+
+
+def test_an_unplugged_cable_is_survived_and_the_link_back_within_2s(tmp_path):
+    async def main() -> None:
+        rig = Rig(tmp_path, BAD_CABLE, seed=11)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(30)
+        await rig.until(lambda: rig.model.cards_out >= 5, within=10.0)
+        rig.unplug()
+        await rig.until(lambda: not rig.ejector.link_up, within=2.0)
+        await asyncio.sleep(1.0)
+        rig.ejector.dispense(4)  # asked for while the link is down: waits as owed
+        rig.plug()
+        took = await rig.until(lambda: rig.ejector.link_up, within=5.0)
+        assert took <= 2.0
+        await rig.until(lambda: rig.halts(), within=30.0)
+        assert [h.reason for h in rig.halts()] == ["done"]
+        assert rig.model.cards_out == 34
+        assert [up for _, up in rig.links] == [True, False, True]
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_silent_host_stops_the_motor_within_2_5_s(tmp_path):
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=13)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(200)
+        await rig.until(lambda: rig.model.cards_out >= 3, within=10.0)
+        await rig.ejector.close()  # the host hangs: not a byte more
+        silent = rig.clock.now()
+        assert rig.model.motor_speed > 0
+        await rig.until(lambda: rig.model.motor_speed == 0, within=5.0)
+        assert rig.model.stop_times[-1] - silent <= 2.5
+        assert rig.firmware.launcher.host_lost
+        rig.relay.close()
+        rig.firmware.close()
+
+    virtual_loop.run(main())
