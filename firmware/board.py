@@ -46,7 +46,6 @@ class Board:
             self.port = machine.UART(UART_ID, baudrate=baud, tx=pin(UART_TX), rx=pin(UART_RX))
         else:
             self.port = None  # USB: the caller reads and writes the REPL's stream
-        self._wdt = None
 
     def now(self):
         """Microseconds since start, on a count that does not wrap."""
@@ -83,7 +82,8 @@ class Board:
         launcher = Launcher(
             write, self.drive, self.beam_clear, self.hopper_empty, self.keep, self.board_id, now
         )
-        launcher.boot(self.reset_cause(), *self.kept(), now)
+        kept_id, kept_counted = self.kept()
+        launcher.boot(self.reset_cause(), kept_id, kept_counted, now)
         self._wdt = self._machine.WDT(timeout=WDT_MS)
         return launcher
 

@@ -99,7 +99,8 @@ class Launcher:
         elif kind == p.STOP:
             self.dispenser.stop(p.STOPPED, now)
         elif kind == p.SET:
-            self._set(*p.unpack(p.SET_FORMAT, payload), now)
+            param, value = p.unpack(p.SET_FORMAT, payload)
+            self._set(param, value, now)
         else:
             self._error(p.E_TYPE, kind, now)
 

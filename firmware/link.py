@@ -79,9 +79,10 @@ class Link:
         return self._resend_at
 
     def poll(self, now):
-        if self._resend_at is not None and now >= self._resend_at:
+        flight = self._in_flight
+        if flight is not None and now >= self._resend_at:
             self.resent += 1
-            self._write(self._in_flight[1])
+            self._write(flight[1])
             self._resend_at = now + RESEND_US
 
     def _next(self, now):

@@ -96,7 +96,8 @@ class Pin:
         rising, falling = trigger & self.IRQ_RISING, trigger & self.IRQ_FALLING
         self.sim.edges = "both" if rising and falling else "rising" if rising else "falling"
         self._handler = handler
-        self.sim.when_changed = self._changed
+        # SimPin's own code sets this to None when it closes, which is all mypy sees of it.
+        self.sim.when_changed = self._changed  # type: ignore[assignment]
 
     def _changed(self, _ticks: float, _state: bool) -> None:
         if self._handler is not None:
@@ -108,7 +109,7 @@ class PWM:
     def __init__(self, pin: Pin, *, freq: int, duty_u16: int = 0) -> None:
         self._pin = pin.sim
         self._pin.function = "output"
-        self._pin.frequency = freq
+        self._pin.frequency = freq  # type: ignore[assignment]  # None only when closed
         self.duty_u16(duty_u16)
 
     def duty_u16(self, value: int) -> None:
