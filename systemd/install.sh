@@ -155,7 +155,7 @@ switch_to() {
     mkdir -p "$(dirname "$UNIT")" "$(dirname "$COMMAND_LINK")"
     install -m 0644 "$1/$NAME.service" "$UNIT"
     ln -sfn "$OPT/current/bin/$NAME" "$COMMAND_LINK"
-    "$SYSTEMCTL" daemon-reload
+    if systemd_running; then "$SYSTEMCTL" daemon-reload; fi
 }
 
 systemd_running() { [ "$("$SYSTEMCTL" is-system-running 2>/dev/null || true)" != offline ]; }
@@ -217,9 +217,13 @@ upgrade_table() {
 uninstall_table() {
     local config group
     if [ -e "$UNIT" ]; then
-        "$SYSTEMCTL" disable --now --quiet "$NAME" || true
+        if systemd_running; then
+            "$SYSTEMCTL" disable --now --quiet "$NAME"
+        else
+            "$SYSTEMCTL" disable --quiet "$NAME"
+        fi
         rm -f "$UNIT"
-        "$SYSTEMCTL" daemon-reload
+        if systemd_running; then "$SYSTEMCTL" daemon-reload; fi
     fi
     rm -f "$COMMAND_LINK" "$MODULES"
     config=$(boot_config)
