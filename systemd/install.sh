@@ -5,8 +5,9 @@
 #                                   back to the old one if the new fails check-config or
 #                                   does not report READY
 #   systemd/install.sh --uninstall  remove all of it but the config and the table's state
-# systemd/README.md lists what it puts where. Each version lives in a virtual environment of
-# its own under /opt/flashtable/releases; /opt/flashtable/current points at the one in use.
+# docs/deploy.md walks through it; systemd/README.md lists what it puts where. Each version
+# lives in a virtual environment of its own under /opt/flashtable/releases;
+# /opt/flashtable/current points at the one in use.
 #
 # The environment can move it elsewhere (the tests install into a temporary directory):
 #   FLASHTABLE_ROOT  prefix of every path it writes (default: none, the real system)
