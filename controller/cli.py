@@ -40,14 +40,20 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"operator config file (default: {DEFAULT_PATH}; defaults if it is missing)",
         )
 
-    def state_dir_option(sub: argparse.ArgumentParser, *, sim: bool = False) -> None:
-        also = f"; with --sim: {SIM_STATE_DIR}, apart from a real table's" if sim else ""
+    def state_dir_option(sub: argparse.ArgumentParser, *, default: str) -> None:
         sub.add_argument(
             "--state-dir",
             type=Path,
             metavar="DIR",
-            help=f"where the daemon keeps its own files (default: {DEFAULT_STATE_DIR}{also})",
+            help=f"where the table keeps its settings and its own files (default: {default})",
         )
+
+    # One place for each kind of table: the real one's, and the simulated one's (shared by
+    # `sim`, `run --sim` and `settings --sim`), apart so that neither touches the other.
+    either = f"{DEFAULT_STATE_DIR}; with --sim: {SIM_STATE_DIR}"
+
+    def sim_option(sub: argparse.ArgumentParser, what: str) -> None:
+        sub.add_argument("--sim", action="store_true", help=what)
 
     def log_option(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
@@ -64,10 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
         "simulated pins (no hardware needed). Stops cleanly on SIGTERM or Ctrl-C.",
     )
     config_option(run)
-    state_dir_option(run, sim=True)
-    run.add_argument(
-        "--sim", action="store_true", help="run on simulated pins instead of the Pi's GPIO"
-    )
+    state_dir_option(run, default=either)
+    sim_option(run, "run on simulated pins instead of the Pi's GPIO")
     run.add_argument(
         "--seed", type=int, help="seed for the random generator (repeatable games; default: random)"
     )
@@ -104,16 +108,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="no view: play --script and print the event log",
     )
     sim.add_argument("--script", type=Path, metavar="FILE", help="script to play with --headless")
+    state_dir_option(sim, default=f"{SIM_STATE_DIR}; a --headless script keeps nothing")
+    sim.set_defaults(command_parser=sim)
 
     settings = commands.add_parser(
         "settings",
         help="show the game settings, or change them from the shell",
-        description="Show the game settings and the file they live in; 'set KEY=VALUE ...' "
-        "changes some (checked like the menu checks them), 'reset' goes back to the config's "
-        "values. A running daemon rereads the file on SIGHUP (systemctl reload flashtable).",
+        description="Show the game settings of a table and the file they live in: the real "
+        "table's, or with --sim the simulated table's. 'set KEY=VALUE ...' changes some "
+        "(checked like the menu checks them), 'reset' goes back to the config's values. A "
+        "running daemon rereads the file on SIGHUP (systemctl reload flashtable).",
     )
     config_option(settings)
-    state_dir_option(settings)
+    state_dir_option(settings, default=either)
+    sim_option(settings, "the simulated table's settings (flashtable sim, run --sim)")
+    settings.set_defaults(command_parser=settings)
     settings.add_argument(
         "action", nargs="?", choices=("show", "set", "reset"), default="show", help="default: show"
     )
@@ -133,10 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "sim":
-        if args.headless != (args.script is not None):
-            parser.error("--headless and --script go together")
+        if args.headless and args.script is None:
+            args.command_parser.error("--headless needs a --script FILE to play")
+        if args.script is not None and not args.headless:
+            args.command_parser.error("--script plays only with --headless")
         if args.time_scale <= 0:
-            parser.error(f"--time-scale must be above 0, not {args.time_scale}")
+            args.command_parser.error(f"--time-scale must be above 0, not {args.time_scale}")
     if args.command in ("check-config", "settings"):
         # Commands for the shell print their own one-line messages; the log is the daemon's.
         logging.getLogger().addHandler(logging.NullHandler())
@@ -145,9 +156,11 @@ def main(argv: list[str] | None = None) -> int:
             return check_config(args.config)
         if args.command == "settings":
             if args.action != "set" and args.changes:
-                parser.error(f"'{args.action}' takes no KEY=VALUE")
-            state_dir = args.state_dir or DEFAULT_STATE_DIR
-            return settings_command(load(args.config), state_dir, args.action, args.changes)
+                args.command_parser.error(f"'{args.action}' takes no KEY=VALUE")
+            state_dir = args.state_dir or (SIM_STATE_DIR if args.sim else DEFAULT_STATE_DIR)
+            table = "the simulated table" if args.sim else "the table"
+            config = load(args.config)
+            return settings_command(config, state_dir, args.action, args.changes, table=table)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         if args.command == "sim":
             return run_sim(load(args.config), args, seed)
@@ -189,11 +202,22 @@ def check_config(path: Path | None) -> int:
     return 0
 
 
-def settings_command(config: Config, state_dir: Path, action: str, changes: list[str]) -> int:
+def settings_command(
+    config: Config, state_dir: Path, action: str, changes: list[str], *, table: str = "the table"
+) -> int:
     from .settings import SETTINGS, SettingError
     from .settings_store import SettingsStore
     from .statefile import reason_of
 
+    if action != "show" and state_dir == DEFAULT_STATE_DIR and not state_dir.is_dir():
+        # The real table's directory comes with its service; making it here would leave
+        # settings that no table reads (on a laptop, the simulated table's are --sim).
+        print(
+            f"flashtable: {state_dir} does not exist: no table is installed here "
+            "(for the simulated table: --sim)",
+            file=sys.stderr,
+        )
+        return 1
     store = SettingsStore(state_dir, config.settings)
     loaded = store.load()
     for problem in loaded.problems:
@@ -213,7 +237,8 @@ def settings_command(config: Config, state_dir: Path, action: str, changes: list
     except OSError as err:
         print(f"flashtable: cannot save {store.path}: {reason_of(err)}", file=sys.stderr)
         return 1
-    print(f"{store.path} (* changed on the table; the rest from the config or the defaults)")
+    print(f"Settings of {table}, kept in {store.path}")
+    print("(* changed on the table; the rest from the config or the defaults)")
     for spec in SETTINGS:
         mark = "*" if spec.key in store.changes else " "
         value = spec.text(current[spec.key])
@@ -237,7 +262,10 @@ def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
 
     if args.seats is not None:
         config = replace(config, seats=args.seats)
-    return run_view(config, seed=seed, time_scale=args.time_scale, script=args.script)
+    state_dir = args.state_dir or SIM_STATE_DIR
+    return run_view(
+        config, seed=seed, time_scale=args.time_scale, script=args.script, state_dir=state_dir
+    )
 
 
 async def run_daemon(

@@ -114,6 +114,8 @@ class Config:
         )
 
 
+KINDS = {int: "a whole number", str: "text in quotes", bool: "true or false"}
+
 _SCHEMA: Mapping[str, Mapping[str, type]] = {
     "table": {"id": str, "seats": int},
     "gpio": {"factory": str, "chip": int},
@@ -192,7 +194,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
             if kind is None:
                 raise ConfigError(f"unknown key {shown(key)} in [{section}]")
             if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
-                raise ConfigError(f"{section}.{key} must be a {kind.__name__}, not {shown(value)}")
+                raise ConfigError(f"{section}.{key} must be {KINDS[kind]}, not {shown(value)}")
             span = _RANGES.get(f"{section}.{key}")
             if span is not None and isinstance(value, int) and value not in span:
                 raise _out_of_range(f"{section}.{key}", span, value)

@@ -107,7 +107,9 @@ def set_aside(path: Path) -> Path | None:
 def shown(value: object, limit: int = 24) -> str:
     """A short picture of a bad value for a one-line message: never a whole huge number or a
     deep structure."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+    if isinstance(value, bool):
+        return str(value).lower()  # as TOML and JSON write it: the file said `true`
+    if isinstance(value, int) and value.bit_length() > 64:
         return "a huge number"
     if not isinstance(value, str | int | float):
         return f"a {type(value).__name__}"

@@ -5,6 +5,7 @@ settings file, the menu and MQTT all go through `Setting.parse`.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -18,6 +19,18 @@ _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
 class SettingError(ValueError):
     """A value a setting does not allow; the message is one line naming the setting."""
+
+
+class CrossedBounds(SettingError):
+    """Both bounds of a pair set at once, the smaller above the larger."""
+
+    def __init__(self, low: str, high: str, values: tuple[Value, Value]) -> None:
+        super().__init__(f"{low} ({values[0]}) cannot be above {high} ({values[1]})")
+        self.keys = (low, high)
+
+
+# A unit read for a count of one: "1 card", not "1 cards".
+ONE_OF = {"cards": "card"}
 
 
 @dataclass(frozen=True)
@@ -57,13 +70,21 @@ class Setting:
         return ", ".join(parts)
 
     def _span(self, numbers: list[int]) -> str:
-        lo, hi = min(numbers), max(numbers)
-        span = f"{lo}-{hi}" if len(numbers) == hi - lo + 1 else ", ".join(map(str, numbers))
-        return span + (f" {self.unit}" if self.unit else "")
+        """ "300-3000 ms in steps of 100", "1-12 cards", or each number if no step fits."""
+        unit = f" {self.unit}" if self.unit else ""
+        if len(numbers) == 1:
+            return self.text(numbers[0])
+        step = numbers[1] - numbers[0]
+        if any(b - a != step for a, b in itertools.pairwise(numbers)):
+            return ", ".join(map(str, numbers)) + unit
+        steps = f" in steps of {step}" if step != 1 else ""
+        return f"{numbers[0]}-{numbers[-1]}{unit}{steps}"
 
     def text(self, value: Value) -> str:
         """The value as the LCD shows it, with its unit."""
-        return f"{value} {self.unit}" if isinstance(value, int) and self.unit else str(value)
+        if not isinstance(value, int) or not self.unit:
+            return str(value)
+        return f"{value} {ONE_OF.get(self.unit, self.unit) if value == 1 else self.unit}"
 
 
 TIMER_SECONDS = tuple(range(2, 31))
@@ -173,26 +194,29 @@ class Settings(Mapping[str, Value]):
         return new
 
 
-SURPRISE_BOUNDS = ("surprise_min", "surprise_max")
+# Every pair of settings that bound a range from below and above.
+BOUNDS = (("surprise_min", "surprise_max"), ("custom_min", "custom_max"))
 
 
 def _merge(base: Mapping[str, Value], changes: Mapping[str, object]) -> dict[str, Value]:
-    """`base` with `changes` parsed and applied, the surprise bounds kept in order.
+    """`base` with `changes` parsed and applied, every pair of BOUNDS kept in order.
 
     Moving one bound past the other drags the other along (as turning the menu value would);
-    changing both at once to min > max is contradictory and raises SettingError.
+    changing both at once to min > max is contradictory and raises CrossedBounds.
     """
     merged = dict(base)
     for key, raw in changes.items():
         merged[key] = setting(key).parse(raw)
-    low, high = (merged[key] for key in SURPRISE_BOUNDS)
-    if low > high:  # type: ignore[operator]
-        if all(key in changes for key in SURPRISE_BOUNDS):
-            raise SettingError(f"surprise_min ({low}) cannot be above surprise_max ({high})")
-        if "surprise_min" in changes:
-            merged["surprise_max"] = low
+    for low_key, high_key in BOUNDS:
+        low, high = merged[low_key], merged[high_key]
+        if not isinstance(low, int) or not isinstance(high, int) or low <= high:
+            continue
+        if low_key in changes and high_key in changes:
+            raise CrossedBounds(low_key, high_key, (low, high))
+        if low_key in changes:
+            merged[high_key] = low
         else:
-            merged["surprise_min"] = high
+            merged[low_key] = high
     return merged
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .settings import SURPRISE_BOUNDS, SettingError, Settings, Value, setting
+from .settings import CrossedBounds, SettingError, Settings, Value, setting
 from .statefile import Unreadable, read_json, unusable, write_json
 
 log = logging.getLogger(__name__)
@@ -50,13 +50,14 @@ class SettingsStore:
             except SettingError as err:
                 log.warning("%s: %s; that setting keeps its value", self.path, err)
                 problems.append(str(err))
-        try:
-            return Loaded(self.base.replace(self.changes), problems)
-        except SettingError as err:  # the surprise bounds, each fine alone, crossed
-            log.warning("%s: %s; both keep their values", self.path, err)
-            for key in SURPRISE_BOUNDS:
-                self.changes.pop(key, None)
-            return Loaded(self.base.replace(self.changes), [*problems, str(err)])
+        while True:
+            try:
+                return Loaded(self.base.replace(self.changes), problems)
+            except CrossedBounds as err:  # a pair of bounds, each fine alone, crossed
+                log.warning("%s: %s; both keep their values", self.path, err)
+                for key in err.keys:
+                    self.changes.pop(key, None)
+                problems.append(str(err))
 
     def save(self, settings: Settings) -> None:
         """Remember every value that differs from the base, atomically."""

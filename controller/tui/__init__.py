@@ -11,8 +11,16 @@ from controller.config import Config
 VIEW_PACKAGES = frozenset({"textual", "rich"})
 
 
-def run_view(config: Config, *, seed: int, time_scale: float, script: Path | None) -> int:
-    """Play `script` headless and print its event log, or run the interactive view.
+def run_view(
+    config: Config,
+    *,
+    seed: int,
+    time_scale: float,
+    script: Path | None,
+    state_dir: Path | None = None,
+) -> int:
+    """Play `script` headless and print its event log, or run the interactive view, which
+    keeps its settings in `state_dir` (a script keeps nothing: it plays the same each time).
 
     Returns the exit status: 0, or 1 when the script cannot be played or the view's packages
     are not installed (one line says why). The headless player needs none of them.
@@ -33,6 +41,6 @@ def run_view(config: Config, *, seed: int, time_scale: float, script: Path | Non
         )
         return 1
 
-    app = TableApp(config, seed=seed, time_scale=time_scale)
+    app = TableApp(config, seed=seed, time_scale=time_scale, state_dir=state_dir)
     app.run()
     return app.return_code or 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -56,11 +57,13 @@ class TableApp(App[int]):
         seed: int,
         time_scale: float = 1.0,
         run_clock: bool = True,
+        state_dir: Path | None = None,
         real_time: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
         self.config = config
         self.seats = config.seat_count(simulated=True)
+        self.state_dir = state_dir
         self.seed = seed
         self.time_scale = time_scale
         self.run_clock = run_clock
@@ -87,7 +90,9 @@ class TableApp(App[int]):
 
     async def on_mount(self) -> None:
         self._exits.enter_context(self._route)
-        self.table = await self._exits.enter_async_context(SimTable(self.config, seed=self.seed))
+        self.table = await self._exits.enter_async_context(
+            SimTable(self.config, seed=self.seed, state_dir=self.state_dir)
+        )
         self.fingers = Fingers(self.table)
         self.recorder = Recorder(self.table)
         self._real_last = self._real_time()

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from controller.config import Config
 from controller.sim import SimTable
+from controller.statefile import reason_of
 from hardware.board import input_name
 from hardware.pinmap import input_roles
 
@@ -62,7 +63,7 @@ def parse(text: str, inputs: frozenset[str]) -> list[Step]:
     steps = []
     for number, raw in enumerate(text.splitlines(), start=1):
         try:
-            words = shlex.split(raw, comments=True)
+            words = _words(raw)
             if words:
                 step = Step(number, words[0], tuple(words[1:]))
                 _check(step, inputs)
@@ -70,6 +71,31 @@ def parse(text: str, inputs: frozenset[str]) -> list[Step]:
         except (ValueError, ScriptError) as err:
             raise ScriptError(f"line {number}: {err}") from None
     return steps
+
+
+def _words(line: str) -> list[str]:
+    try:
+        return shlex.split(line, comments=True)
+    except ValueError as err:  # shlex says "No closing quotation" or "No escaped character"
+        if "quotation" in str(err):
+            raise ScriptError("a quote is opened and never closed") from None
+        raise ScriptError("a backslash ends the line with nothing to escape") from None
+
+
+# What each command takes after it, and an example, for the message when it gets otherwise.
+FORMS = {
+    "hold": ("a button and a number of seconds", "hold seat1 2.5"),
+    "turn": ("a number of steps", "turn -2"),
+    "wait": ("a number of seconds", "wait 1.5"),
+    "refill": ("nothing, or a number of cards", "refill 20"),
+    "inputs": ("on or off", "inputs on"),
+    "expect lcd": ("the text to find on the LCD", 'expect lcd "Seat 3 turn"'),
+    "expect light": ("a seat and a pattern", "expect light 3 pulse"),
+    "expect lit": ("a seat, or none", "expect lit 3"),
+    "expect event": ("a type, then KEY=VALUE pairs", "expect event timeout seat=3"),
+    "expect cards_out": ("a number of cards", "expect cards_out 2"),
+    "expect cards_left": ("a number of cards", "expect cards_left 52"),
+}
 
 
 def _names(args: tuple[str, ...], inputs: frozenset[str]) -> None:
@@ -80,10 +106,13 @@ def _names(args: tuple[str, ...], inputs: frozenset[str]) -> None:
             raise ScriptError(f"no button {name!r}; this table has {', '.join(sorted(inputs))}")
 
 
-def _count(args: tuple[str, ...], low: int, high: int) -> None:
-    if not low <= len(args) <= high:
-        wanted = str(low) if low == high else f"{low} to {high}"
-        raise ScriptError(f"takes {wanted} argument(s), got {len(args)}")
+def _count(command: str, args: tuple[str, ...], low: int, high: int) -> None:
+    if low <= len(args) <= high:
+        return
+    if command not in FORMS:
+        raise ScriptError(f"{command} takes nothing after it, not {' '.join(args)!r}")
+    what, example = FORMS[command]
+    raise ScriptError(f"{command} takes {what}, as in {example!r}")
 
 
 def _check(step: Step, inputs: frozenset[str]) -> None:
@@ -91,23 +120,23 @@ def _check(step: Step, inputs: frozenset[str]) -> None:
     if command in ("tap", "press", "release"):
         _names(args, inputs)
     elif command == "hold":
-        _count(args, 2, 2)
+        _count(command, args, 2, 2)
         _names(args[:1], inputs)
         seconds(args[1])
     elif command == "turn":
-        _count(args, 1, 1)
+        _count(command, args, 1, 1)
         whole(args[0], "steps")
     elif command == "wait":
-        _count(args, 1, 1)
+        _count(command, args, 1, 1)
         seconds(args[0])
     elif command in FAULTS:
-        _count(args, 0, 1 if command == "refill" else 0)
+        _count(command, args, 0, 1 if command == "refill" else 0)
         if args and whole(args[0], "cards") < 0:
             raise ScriptError(f"refill takes a number of cards to add, not {args[0]}")
     elif command in ("show", "ok"):
-        _count(args, 0, 0)
+        _count(command, args, 0, 0)
     elif command == "inputs":
-        _count(args, 1, 1)
+        _count(command, args, 1, 1)
         if args[0] not in ("on", "off"):
             raise ScriptError(f"inputs on or inputs off, not {args[0]!r}")
     elif command == "expect":
@@ -121,23 +150,23 @@ def _check_expect(args: tuple[str, ...]) -> None:
         raise ScriptError(f"expect what? {EXPECTED}")
     what, rest = args[0], args[1:]
     if what == "lcd":
-        _count(rest, 1, 1)
+        _count("expect lcd", rest, 1, 1)
     elif what == "light":
-        _count(rest, 2, 2)
+        _count("expect light", rest, 2, 2)
         whole(rest[0], "seat")
         if rest[1] not in PATTERNS:
             raise ScriptError(f"no light pattern {rest[1]!r}; patterns: {', '.join(PATTERNS)}")
     elif what == "lit":
-        _count(rest, 1, 1)
+        _count("expect lit", rest, 1, 1)
         if rest[0] != "none":
             whole(rest[0], "seat")
     elif what == "event":
-        _count(rest, 1, 99)
+        _count("expect event", rest, 1, 99)
         for pair in rest[1:]:
             if "=" not in pair:
                 raise ScriptError(f"event data is KEY=VALUE, not {pair!r}")
     elif what in COUNTS:
-        _count(rest, 1, 1)
+        _count(f"expect {what}", rest, 1, 1)
         whole(rest[0], "cards")
     else:
         raise ScriptError(f"cannot expect {what!r}; expect {EXPECTED}")
@@ -306,8 +335,12 @@ async def play_script(config: Config, path: Path, *, seed: int, out: TextIO) -> 
     """Parse and play the script at `path`; raises ScriptError naming the file and line."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScriptError(f"{path}: cannot read: {err}") from None
+    except FileNotFoundError:
+        raise ScriptError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise ScriptError(f"{path}: not UTF-8 text") from None
+    except OSError as err:
+        raise ScriptError(f"{path}: cannot read: {reason_of(err)}") from None
     try:
         steps = parse(text, input_names(config))
         # The table's warnings (a jam, say) belong in the log with the events, not on stderr.

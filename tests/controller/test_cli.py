@@ -31,10 +31,14 @@ def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as done:
         main(["dance"])
     assert done.value.code == 2
+    capsys.readouterr()
     with pytest.raises(SystemExit) as done:
         main(["sim", "--headless"])
     assert done.value.code == 2
-    assert "--headless and --script go together" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # The sim command's own usage, not the top level's, and what is missing.
+    assert err.startswith("usage: flashtable sim ")
+    assert err.endswith("flashtable sim: error: --headless needs a --script FILE to play\n")
 
 
 def run_sim(*options: str) -> subprocess.Popen:
@@ -69,7 +73,7 @@ def test_settings_are_shown_set_and_reset_from_the_shell(tmp_path, capsys):
     assert str(tmp_path / "settings.json") in out
 
     assert main(["settings", "set", "turn_timer=99", *state]) == 1
-    assert "turn_timer cannot be '99'; allowed: off, 2-30 s" in capsys.readouterr().err
+    assert "turn_timer cannot be '99'; allowed: off, 2-30 s, surprise" in capsys.readouterr().err
     assert main(["settings", "set", "turn_timer", *state]) == 1
     assert "'turn_timer' is not KEY=VALUE" in capsys.readouterr().err
 
@@ -88,3 +92,79 @@ def test_settings_set_as_root_leave_a_file_the_daemons_user_owns(tmp_path, capsy
         written = (tmp_path / "settings.json").stat()
         assert (written.st_uid, written.st_gid) == (daemon_user, daemon_group)
         assert written.st_mode & 0o777 == 0o640
+
+
+def test_every_min_max_pair_is_refused_the_wrong_way_round(tmp_path, capsys):
+    state = ["--state-dir", str(tmp_path)]
+    for low, high in (("custom_min", "custom_max"), ("surprise_min", "surprise_max")):
+        assert main(["settings", "set", f"{low}=10", f"{high}=2", *state]) == 1
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err == f"flashtable: {low} (10) cannot be above {high} (2)\n"
+    assert not (tmp_path / "settings.json").exists()  # nothing was kept
+    # One bound moved past the other drags it along, as turning the menu's value does.
+    assert main(["settings", "set", "custom_min=10", *state]) == 0
+    out = capsys.readouterr().out
+    assert "* custom_min         10 cards" in out and "* custom_max         10 cards" in out
+
+
+def test_check_config_refuses_crossed_bounds_and_an_impossible_i2c_address(tmp_path, capsys):
+    for text, reason in (
+        ("[settings]\ncustom_min = 10\ncustom_max = 2\n", "custom_min (10) cannot be above"),
+        ("[lcd]\ni2c_address = 300\n", "lcd.i2c_address must be 0x03 to 0x77, not 300"),
+    ):
+        path = tmp_path / "flashtable.toml"
+        path.write_text(text)
+        assert main(["check-config", "--config", str(path)]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and reason in err and err.count("\n") == 1
+
+
+def test_settings_say_which_table_and_file_they_change(tmp_path, capsys, monkeypatch):
+    import controller.cli
+
+    sim_dir = tmp_path / "sim"
+    monkeypatch.setattr(controller.cli, "SIM_STATE_DIR", sim_dir)
+    assert main(["settings", "--sim", "set", "picker=fair"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"Settings of the simulated table, kept in {sim_dir / 'settings.json'}"
+    assert main(["settings", "--state-dir", str(tmp_path), "show"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"Settings of the table, kept in {tmp_path / 'settings.json'}"
+
+
+def test_settings_never_create_a_real_table_state_dir(tmp_path, capsys, monkeypatch):
+    import controller.cli
+
+    missing = tmp_path / "var-lib-flashtable"
+    monkeypatch.setattr(controller.cli, "DEFAULT_STATE_DIR", missing)
+    assert main(["settings", "set", "picker=fair"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"flashtable: {missing} does not exist: no table is installed here "
+        "(for the simulated table: --sim)\n"
+    )
+    assert not missing.exists()
+
+
+async def test_the_simulated_table_reads_what_settings_sim_set(tmp_path, capsys, monkeypatch):
+    import controller.cli
+    from controller.config import Config
+    from controller.sim import SimTable
+
+    monkeypatch.setattr(controller.cli, "SIM_STATE_DIR", tmp_path)
+    assert main(["settings", "--sim", "set", "turn_timer=12"]) == 0
+    async with SimTable(Config(), state_dir=tmp_path) as table:
+        assert table.lcd[0] == "Table  timer 12s"
+
+
+def test_the_interactive_sim_keeps_its_settings_where_run_sim_does(monkeypatch):
+    import controller.cli
+    import controller.tui
+
+    seen = {}
+    monkeypatch.setattr(controller.tui, "run_view", lambda config, **kw: seen.update(kw) or 0)
+    assert main(["sim", "--seed", "1"]) == 0
+    assert seen["state_dir"] == controller.cli.SIM_STATE_DIR
+    assert main(["sim", "--seed", "1", "--state-dir", "/tmp/elsewhere"]) == 0
+    assert str(seen["state_dir"]) == "/tmp/elsewhere"

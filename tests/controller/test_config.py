@@ -42,6 +42,14 @@ timeout_penalty = 1
     ("text", "reason"),
     [
         ("[table]\nseats = 9", "table.seats must be 2 to 8"),
+        ("[table]\nseats = 'six'", "table.seats must be a whole number, not 'six'"),
+        ("[table]\nid = 7", "table.id must be text in quotes, not 7"),
+        ("[lcd]\ni2c_address = 300", "lcd.i2c_address must be 0x03 to 0x77, not 300"),
+        ("[settings]\nturn_timer = true", "turn_timer cannot be true; allowed: off, 2-30 s"),
+        (
+            "[settings]\ncustom_min = 10\ncustom_max = 2",
+            "[settings] custom_min (10) cannot be above custom_max (2)",
+        ),
         ("[table]\nid = 'a/b'", "table.id 'a/b'"),
         ("[tabel]\nseats = 4", "unknown section [tabel]"),
         ("[gpio]\nfactory = 'pigpio'", "gpio.factory must be one of"),
@@ -85,7 +93,7 @@ def test_check_config_accepts_a_good_file_and_prints_the_map(tmp_path, capsys):
 
 def test_check_config_of_a_missing_file_fails(tmp_path, capsys):
     assert main(["check-config", "--config", str(tmp_path / "nope.toml")]) == 1
-    assert "no such file" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"flashtable: {tmp_path}/nope.toml: no such file\n"
 
 
 def test_check_config_without_a_file_checks_the_defaults(capsys, monkeypatch, tmp_path):

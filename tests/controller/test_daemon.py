@@ -100,3 +100,18 @@ async def test_the_log_starts_over_between_rounds_and_still_replays(monkeypatch)
         assert daemon.log.start != daemon.table
         replayed, _ = replay(daemon.log, daemon.log.start, daemon.log.start_rng())
         assert replayed == daemon.table
+
+
+async def test_a_remote_change_with_crossed_bounds_is_refused_and_play_goes_on():
+    import pytest
+
+    from controller.requests import ChangeSettings
+    from controller.settings import SettingError
+
+    async with SimTable(seed=1) as table:
+        asked = table.daemon.submit(ChangeSettings({"custom_min": 10, "custom_max": 2}))
+        await table.settle()
+        with pytest.raises(SettingError, match=r"custom_min \(10\) cannot be above custom_max"):
+            await asyncio.wrap_future(asked)
+        settings = table.daemon.table.settings
+        assert (settings.custom_min, settings.custom_max) == (1, 8)

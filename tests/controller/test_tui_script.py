@@ -225,17 +225,21 @@ def test_an_empty_hopper_waits_for_a_refill_and_ok(tmp_path, capsys):
         ("tap seat9\n", "line 1: no button 'seat9'"),
         ("wait soon\n", "line 1: 'soon' is not a number of seconds"),
         ("turn 1.5\n", "line 1: steps must be a whole number, not '1.5'"),
-        ("# fine\n\nhold seat1\n", "line 3: takes 2 argument(s), got 1"),
+        (
+            "# fine\n\nhold seat1\n",
+            "line 3: hold takes a button and a number of seconds, as in 'hold seat1 2.5'",
+        ),
         ("expect light 1 sparkle\n", "line 1: no light pattern 'sparkle'"),
-        ("expect lcd 'open quote\n", "line 1: No closing quotation"),
+        ("expect lcd 'open quote\n", "line 1: a quote is opened and never closed"),
+        ("expect lit\n", "line 1: expect lit takes a seat, or none, as in 'expect lit 3'"),
         ("tap lit\n", "line 1: 'lit': no seat has the turn now"),
         ("expect lcd Paused\n", "line 1: LCD shows ('Table   timer 6s', 'Press to join   ')"),
         ("expect cards_out 3\n", "line 1: 0 cards out, not 3"),
         ("expect cards_left 5\n", "line 1: 54 cards left in the hopper, not 5"),
         ("expect cards_left many\n", "line 1: cards must be a whole number, not 'many'"),
         ("refill -3\n", "line 1: refill takes a number of cards to add, not -3"),
-        ("ok now\n", "line 1: takes 0 argument(s), got 1"),
-        ("jam 2\n", "line 1: takes 0 argument(s), got 1"),
+        ("ok now\n", "line 1: ok takes nothing after it, not 'now'"),
+        ("jam 2\n", "line 1: jam takes nothing after it, not '2'"),
     ],
 )
 def test_a_bad_script_exits_1_naming_the_line(tmp_path, capsys, script, message):
@@ -253,7 +257,8 @@ def test_a_script_that_cannot_be_parsed_plays_nothing(tmp_path, capsys):
 
 def test_a_missing_script_is_one_line(tmp_path, capsys):
     status, _, err = run(tmp_path / "nope.txt", capsys)
-    assert status == 1 and "nope.txt: cannot read" in err and err.count("\n") == 1
+    assert status == 1 and err.endswith("nope.txt: no such file\n")
+    assert "Errno" not in err and err.count("\n") == 1
 
 
 def test_scripts_name_only_the_buttons_the_table_has():

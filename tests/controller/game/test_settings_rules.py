@@ -41,6 +41,15 @@ def test_values_parse_with_or_without_their_unit(key, raw, value):
 def test_allowed_values_are_listed_in_menu_order():
     assert setting("turn_timer").allowed() == "off, 2-30 s, surprise"
     assert setting("sleep_time").allowed() == "off, 1-60 min"
+    assert setting("jam_time").allowed() == "300-3000 ms in steps of 100"
+    assert setting("brightness").allowed() == "10-100 % in steps of 10"
+    assert setting("custom_min").allowed() == "1-12 cards"
+
+
+def test_one_card_is_one_card():
+    assert setting("timeout_penalty").text(1) == "1 card"
+    assert setting("timeout_penalty").text(2) == "2 cards"
+    assert setting("slap_window").text(1) == "1 s"
 
 
 @pytest.mark.parametrize(
