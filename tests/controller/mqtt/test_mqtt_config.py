@@ -56,7 +56,7 @@ def test_a_password_file_others_may_read_is_refused_with_one_line(tmp_path, caps
         ("port = 1883\n", "[mqtt] needs a host"),
         ('host = "b"\nport = 0\n', "mqtt.port must be 1 to 65535"),
         ('host = "b"\nkeepalive = 0\n', "mqtt.keepalive must be 1 to 65535"),
-        ('host = "b"\ndiscovery = "yes"\n', "mqtt.discovery must be a bool"),
+        ('host = "b"\ndiscovery = "yes"\n', "mqtt.discovery must be true or false"),
         ('host = "b"\ndiscovery_prefix = "a/#"\n', "mqtt.discovery_prefix 'a/#'"),
         ('host = "b"\npassword_file = "/x"\n', "mqtt.password_file needs mqtt.username"),
         ('host = "b"\ntls_ca = "/nonexistent/ca.pem"\n', "mqtt.tls_ca /nonexistent/ca.pem: no"),
