@@ -23,11 +23,29 @@ SIM_STATE_DIR = (
 )
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Prose is wrapped to the terminal; a paragraph of indented lines (the how-to-play
+    table) keeps its columns."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        fill = super()._fill_text
+        paragraphs = text.split("\n\n")
+        return "\n\n".join(p if "\n  " in p else fill(p, width, indent) for p in paragraphs)
+
+
+def _how_to_play() -> str:
+    from .howto import how_to_play
+
+    return "\n".join(how_to_play(indent="  "))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="flashtable",
         description="Flash Table: lit player buttons, turn timers, SLAP races and a card "
         "launcher for UNO, on a Raspberry Pi.",
+        epilog=_how_to_play(),
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"flashtable {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -84,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
         "keys press the buttons and turn the encoder (press ? in the view for the key map).",
         epilog="A script for --headless has one command a line (tap, press, release, hold, "
         "turn, wait, jam, clear, ok, empty, refill, show, inputs, expect); docs/sim-script.md "
-        "describes them and docs/examples/full-round.txt plays a whole round.",
+        "describes them and docs/examples/full-round.txt plays a whole round.\n\n" + _how_to_play(),
+        formatter_class=_Formatter,
     )
     config_option(sim)
     sim.add_argument("--seed", type=int, default=None, help="random seed (default: random)")

@@ -10,6 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from controller.howto import how_to_play
+
 from .glyphs import legend
 from .keys import KEY_HELP
 
@@ -23,7 +25,8 @@ def legend_text() -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys on the left, what the seat lights mean on the right; any of ? q esc closes it."""
+    """Keys on the left, what the seat lights mean on the right, how to play below; any of
+    ? q esc closes it."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -34,6 +37,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen Horizontal { width: auto; height: auto; }
     HelpScreen #keys { width: auto; padding-right: 2; }
     HelpScreen #legend { width: auto; }
+    HelpScreen #how_to_play { width: auto; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -49,6 +53,7 @@ class HelpScreen(ModalScreen[None]):
             with Horizontal():
                 yield Static(key_text(), id="keys")
                 yield Static(legend_text(), id="legend")
+            yield Static("\n".join(["", *how_to_play()]), id="how_to_play")
 
     def action_close(self) -> None:
         self.dismiss(None)

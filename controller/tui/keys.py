@@ -82,9 +82,7 @@ KEY_HELP = (
     ("←→ [ ] ↑↓", "turn the encoder (menu)"),
     ("enter", "push the encoder (OK)"),
     ("backspace", f"hold it {BACK_HOLD:g} s (back)"),
-    ("j  c", "jam the launcher, clear it"),
-    ("e  r", f"empty the hopper, fill it ({FULL_DECK})"),
-    ("JAM: enter", "clear the slot, then OK"),
+    ("j c  e r", f"jam, clear; empty, fill ({FULL_DECK})"),
     ("mouse", "click; keep down to hold"),
     ("?  q", "this help, quit"),
 )

@@ -168,3 +168,14 @@ def test_the_interactive_sim_keeps_its_settings_where_run_sim_does(monkeypatch):
     assert seen["state_dir"] == controller.cli.SIM_STATE_DIR
     assert main(["sim", "--seed", "1", "--state-dir", "/tmp/elsewhere"]) == 0
     assert str(seen["state_dir"]) == "/tmp/elsewhere"
+
+
+def test_help_says_how_a_round_ends_how_a_seat_is_left_and_what_long_presses_do(capsys):
+    for argv in (["--help"], ["sim", "--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        out = capsys.readouterr().out
+        assert "hold it 2 s    your hand is empty: the round ends, its summary shows" in out
+        assert "before a round: join; press again to leave" in out
+        assert "hold it 0.6 s  not your turn: jump in" in out
+        assert "push held 1 s  in the menu: back" in out

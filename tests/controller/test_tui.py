@@ -580,6 +580,17 @@ def test_question_mark_shows_the_key_map_and_the_light_legend():
             assert line in text
         for mark in ("·3·", "*3*", "!3!", "#3#"):
             assert mark in text
+        # How a round ends, how a seat is released, what each long press does, all on screen.
+        for line in (
+            "seat button    before a round: join; press again to leave",
+            "hold it 2 s    your hand is empty: the round ends, its summary shows",
+            "hold it 0.6 s  not your turn: jump in (if Jump-In is on)",
+            "Play/Pause     start, pause, resume; held down, still one press",
+            "push held 1 s  in the menu: back; from its top, close it, play on",
+        ):
+            assert line in text, text
+        lines = text.splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
         await pilot.press("1")  # keys belong to the help screen while it is up
         await pilot.press("escape")
         await pilot.pause()
