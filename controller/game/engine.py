@@ -73,6 +73,9 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
         table = replace(table, last_input=event.time)  # idle time counts from the first event
     table = _on_time(table, min(event.time, now), rng, effects)
     if isinstance(event, Configure):
+        changes = {k: v for k, v in event.settings.items() if table.settings[k] != v}
+        if changes:
+            effects.append(Announce("settings_changed", {"changes": changes}))
         table = replace(table, settings=event.settings)
     elif isinstance(event, Command):
         table = _command(table, event, rng, effects)

@@ -44,7 +44,7 @@ class TableApp(App[int]):
     CSS = """
     #top { height: 1; background: $primary-background; padding: 0 1; }
     #main { height: 2fr; min-height: 15; }
-    #side { width: 32; height: 100%; }
+    #side { width: 32; height: 100%; margin: 0 0 0 1; }
     #side > Lcd { margin: 0 0 0 6; }
     #side > Encoder { margin: 0 0 0 1; }
     #hints { height: 1; background: $primary-background; padding: 0 0 0 1; }

@@ -25,10 +25,16 @@ def value_text(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+# Wide enough for the longest event type ("launcher_resumed", "settings_changed"), so that
+# every event's data starts in the same column.
+TYPE_WIDTH = 16
+DATA_COLUMN = 4 + 1 + 8 + 1 + TYPE_WIDTH + 1  # where an event line's data starts
+
+
 def event_line(seconds: float, event: GameEvent) -> str:
-    """`  12    6.400 timeout         seat=1 penalty=2`"""
+    """`  12    6.400 timeout          seat=1 penalty=2`"""
     data = " ".join(f"{key}={value_text(value)}" for key, value in event.data.items())
-    return f"{event.seq:>4} {seconds:>8.3f} {event.type:<15} {data}".rstrip()
+    return f"{event.seq:>4} {seconds:>8.3f} {event.type:<{TYPE_WIDTH}} {data}".rstrip()
 
 
 def input_line(seconds: float, name: str, stuck: bool = False) -> str:

@@ -649,7 +649,7 @@ def test_seats_option_draws_that_many_seats():
 def fits(app: TableApp, size: tuple[int, int]) -> None:
     width, height = size
     table = app.query_one("#tabletop").region
-    boxes = [app.query_one(f"#seat{s}").region for s in range(1, app.config.seats + 1)]
+    boxes = [app.query_one(f"#seat{s}").region for s in range(1, app.seats + 1)]
     boxes += [app.query_one("#slap").region, app.query_one("#play_pause").region]
     for box in boxes:
         assert table.contains_region(box), box
@@ -681,3 +681,52 @@ def test_the_view_grows_with_a_larger_terminal():
             assert app.log_view.region.height >= 10
 
     asyncio.run(main())
+
+
+def test_no_seat_touches_the_side_panels_at_any_width():
+    async def main() -> None:
+        for size in ((80, 24), (100, 24), (100, 30), (132, 43)):
+            for seats in (6, 8):
+                async with running(seats=seats, size=size) as (app, _):
+                    fits(app, size)
+                    side = app.query_one("#side").region
+                    for seat in range(1, seats + 1):
+                        box = app.query_one(f"#seat{seat}").region
+                        assert box.right < side.x, (size, seats, seat, box, side)
+
+    asyncio.run(main())
+
+
+def test_a_long_event_line_wraps_under_its_data_instead_of_being_cut():
+    from controller.publish import GameEvent
+    from controller.tui.eventlog import DATA_COLUMN, Entry, event_line
+
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        order = [{"seat": s, "ms": 200 + s, "tie": False} for s in (2, 3, 4)]
+        data = {"slapper": 1, "order": order, "slowest": [4], "tie": False, "penalty": 2}
+        line = event_line(7.5, GameEvent(9, "slap_result", data))
+        assert len(line) > 80
+        app.log_view.add(Entry(7.5, line))
+        await app.advance(0.1)
+        await pilot.pause()
+        rows = screen(app).splitlines()
+        [first] = [n for n, row in enumerate(rows) if "slap_result" in row]
+        more = []
+        for row in rows[first + 1 :]:
+            if row[:DATA_COLUMN].strip():  # the hints bar, or the log's frame
+                break
+            more.append(row[DATA_COLUMN:])  # going on under the data
+        assert more
+        shown = rows[first] + "".join(more)
+        assert "slowest=[4]" in shown and "penalty=2" in shown
+
+    play(scenario, size=(80, 40))
+
+
+def test_a_setting_changed_in_the_menu_is_in_the_log():
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await keys(app, pilot, "right", "right", "right", "enter", "right")
+        assert app.table is not None and app.table.daemon.table.settings.turn_timer == 7
+        assert re.search(r'settings_changed +changes=\{"turn_timer":7\}', log_text(app))
+
+    play(scenario)

@@ -288,7 +288,7 @@ def test_a_mouse_press_lasts_at_least_a_tap():
 def test_event_lines_are_compact_and_stable():
     event = GameEvent(7, "paused", {"seat": 3, "left": 4.880000000000001, "seats": [1, 3]})
     line = event_line(12.3456, event)
-    assert line == "   7   12.346 paused          seat=3 left=4.88 seats=[1,3]"
+    assert line == "   7   12.346 paused           seat=3 left=4.88 seats=[1,3]"
     assert value_text("table") == "table"
     assert value_text("two words") == '"two words"'
     assert value_text(None) == "null"
@@ -310,3 +310,21 @@ def test_log_route_takes_records_off_the_terminal_and_gives_the_loggers_back(cap
     assert {name: logging.getLogger(name).propagate for name in ROUTED_LOGGERS} == before
     assert all(route not in logging.getLogger(name).handlers for name in ROUTED_LOGGERS)
     assert capsys.readouterr().err == ""
+
+
+def test_every_event_type_starts_its_data_in_the_same_column():
+    import ast
+    from pathlib import Path
+
+    import controller.game
+    from controller.publish import GameEvent
+    from controller.tui.eventlog import DATA_COLUMN, event_line
+
+    kinds = set()
+    for path in Path(controller.game.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Announce":
+                kinds.add(node.args[0].value)
+    assert {"launcher_resumed", "settings_changed"} <= kinds
+    for kind in kinds:
+        assert event_line(1.0, GameEvent(1, kind, {"x": 1})).index("x=1") == DATA_COLUMN, kind

@@ -93,10 +93,10 @@ def test_script_event_lines_carry_seq_time_type_and_data(tmp_path, capsys):
     path = headless(tmp_path, "tap seat2\nwait 1\ntap seat4 play_pause\nwait 0.5\n")
     status, lines, _ = run(path, capsys)
     assert status == 0
-    assert lines[0] == "   1    0.000 seat_claimed    seat=2"
-    assert lines[1] == "   2    1.120 seat_claimed    seat=4"
-    assert re.match(r"   3    1\.240 round_started   seats=\[2,4\] mode=table$", lines[2])
-    assert re.match(r"   4    1\.240 turn_started    seat=[24] limit=6\.0$", lines[3])
+    assert lines[0] == "   1    0.000 seat_claimed     seat=2"
+    assert lines[1] == "   2    1.120 seat_claimed     seat=4"
+    assert re.match(r"   3    1\.240 round_started    seats=\[2,4\] mode=table$", lines[2])
+    assert re.match(r"   4    1\.240 turn_started     seat=[24] limit=6\.0$", lines[3])
 
 
 def test_lit_others_and_expect_follow_the_table(tmp_path, capsys):
@@ -129,8 +129,8 @@ def test_inputs_on_prints_the_presses_the_table_received(tmp_path, capsys):
     path = headless(tmp_path, "inputs on\ntap seat1\ninputs off\ntap seat2\nshow\n")
     status, lines, _ = run(path, capsys)
     assert status == 0
-    assert lines[:2] == ["   -    0.000 > seat1", "   1    0.000 seat_claimed    seat=1"]
-    assert lines[2] == "   2    0.120 seat_claimed    seat=2"
+    assert lines[:2] == ["   -    0.000 > seat1", "   1    0.000 seat_claimed     seat=1"]
+    assert lines[2] == "   2    0.120 seat_claimed     seat=2"
     assert lines[3] == "#       0.240 lcd |Table   timer 6s|Seats 12        | lights 1:on 2:on"
 
 
