@@ -14,7 +14,7 @@ import contextlib
 import logging
 import random
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from hardware.board import Board
@@ -35,7 +35,7 @@ from .launcher_link import LAUNCHER_INPUTS, LauncherLink
 from .panel import Panel
 from .publish import Publisher
 from .renderer import Renderer
-from .requests import DealCards, GameCommand, MenuShown, Request
+from .requests import DealCards, GameCommand, Request
 from .settings import Settings
 from .settings_keeper import HardwareSettings, SettingsKeeper
 from .settings_store import SettingsStore
@@ -46,9 +46,7 @@ from .wakeup import Wakeup
 
 log = logging.getLogger(__name__)
 
-# In real time a timer may fire a moment before an edge that happened earlier has crossed
-# from the pin thread; waking this much later lets that edge be handled first.
-REAL_TIME_GRACE = 0.02
+REAL_TIME_GRACE = 0.02  # a wakeup this late lets an earlier edge cross from its thread first
 
 
 class Daemon:
@@ -92,7 +90,6 @@ class Daemon:
         if not self.launcher.wired and settings.mode != "flash":
             log.warning("no launcher is wired: penalties are shown on the LCD, not dispensed")
         self.publisher = Publisher()
-        self.stepped: list[Callable[[game.Table], None]] = []  # after each engine step
         self.mqtt_status = "not set up"  # the Info screen's; the MQTT link keeps it
         self._switches = Switches(
             self.board.inputs, clock, lambda name: self._inbox.put(Settle(name))
@@ -110,14 +107,12 @@ class Daemon:
     def _turn_from_pin(self, steps: int) -> None:
         self._inbox.post(EncoderTurn(steps))
 
-    def submit(self, request: Request) -> concurrent.futures.Future:
+    def submit(self, request: Request) -> concurrent.futures.Future[object]:
         """Hand a request to the table from any thread, task or signal handler; it is carried
         out in order with the pins' events. The future gets the new `Settings` (settings
         requests) or None, or the error (SettingError for a refused change). In a coroutine:
         ``await asyncio.wrap_future(daemon.submit(request))``."""
-        answer: concurrent.futures.Future = concurrent.futures.Future()
-        self._inbox.post(Asked(request, answer))
-        return answer
+        return self._inbox.ask(request)
 
     def stop(self) -> None:
         """Ask `run` to finish (safe from any thread and from signal handlers)."""
@@ -171,11 +166,8 @@ class Daemon:
             self.feed(LauncherLink.event_for(item))
         elif isinstance(item, EncoderTurn):
             self.panel.encoder_turned(item.steps)
-        elif isinstance(item, Asked) and item.answer.set_running_or_notify_cancel():
-            try:
-                item.answer.set_result(self.handle(item.request))
-            except Exception as err:  # the asker learns why; the table plays on
-                item.answer.set_exception(err)
+        elif isinstance(item, Asked):
+            item.carry_out(self.handle)
 
     def _changed(self, name: str, change: Change | None) -> None:
         if change is None or self.panel.took(name, change):
@@ -192,9 +184,6 @@ class Daemon:
         if isinstance(request, DealCards):
             self.feed(ExactDraw(request.cards, request.reason, now))
             return None
-        if isinstance(request, MenuShown):
-            self.feed(Command("menu_opened" if request.open else "menu_closed", now))
-            return None
         settings, notice = self.settings.answer(request, self.table.settings)
         if notice is not None:
             self._notice(notice)
@@ -205,6 +194,9 @@ class Daemon:
     def _notice(self, lines: tuple[str, str]) -> None:
         self.renderer.notice(lines)
         self.refresh()
+
+    def menu_shown(self, shown: bool) -> None:
+        self.feed(Command("menu_opened" if shown else "menu_closed", self.clock.now()))
 
     def play_tune(self, name: str) -> None:
         self.board.buzzer.play(name, TUNES[name])
@@ -229,8 +221,7 @@ class Daemon:
         self._wakeup.at(game.next_wakeup(self.table))
         self.launcher.keep(self.table.launcher)
         self.refresh()
-        for watcher in self.stepped:
-            watcher(self.table)
+        self.publisher.stepped(self.table)
 
     def refresh(self) -> None:
         """Make the lights and the LCD show what they should now."""
@@ -240,7 +231,7 @@ class Daemon:
 
     def _drain_launcher(self) -> None:
         """Handle the beam edges and launcher reports still queued (at shutdown)."""
-        for item in self._inbox.take_all():
+        for item in self._inbox.close():
             if isinstance(item, Report) or (
                 isinstance(item, Edge) and item.input in LAUNCHER_INPUTS
             ):
@@ -252,6 +243,7 @@ class Daemon:
             self.feed(event)
         self.launcher.close()
         self._wakeup.cancel()
+        self._switches.close()
         self.renderer.cancel()
-        self.panel.close()
+        self.panel.shut()
         self.board.shut_down(("Flash Table", "stopped"))

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .requests import Request
+from .requests import Request, TableStopped
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -47,14 +51,42 @@ class EncoderTurn:
 
 @dataclass(frozen=True)
 class Asked:
+    """A request from outside the pins, with the future its asker waits on."""
+
     request: Request
-    answer: concurrent.futures.Future
+    answer: concurrent.futures.Future[object]
+
+    def carry_out(self, handle: Callable[[Request], object]) -> None:
+        if not self.answer.set_running_or_notify_cancel():
+            return  # the asker gave up
+        try:
+            self.answer.set_result(handle(self.request))
+        except ValueError as err:  # refused (a bad setting): the asker says why
+            self.answer.set_exception(err)
+        except Exception as err:  # a fault: the log must say so, whoever asked
+            log.exception("carrying out %r failed", self.request)
+            self.answer.set_exception(err)
+
+    def too_late(self) -> None:
+        if self.answer.set_running_or_notify_cancel():
+            self.answer.set_exception(TableStopped(f"the table stopped before {self.request!r}"))
 
 
 class Inbox:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._closed = False
+
+    def ask(self, request: Request) -> concurrent.futures.Future[object]:
+        """Post `request` (from any thread); its future tells the outcome. Once the inbox is
+        closed, the answer is TableStopped at once."""
+        asked = Asked(request, concurrent.futures.Future())
+        if self._closed:
+            asked.too_late()
+        else:
+            self.post(asked)
+        return asked.answer
 
     def post(self, item: object) -> None:
         """Put `item` on the queue; safe from any thread and from signal handlers."""
@@ -76,10 +108,16 @@ class Inbox:
             await asyncio.sleep(0)
         await self._queue.join()
 
-    def take_all(self) -> list[object]:
-        """Everything queued now, taken off the queue (at shutdown)."""
+    def close(self) -> list[object]:
+        """No more requests (the daemon stops): everything queued now, taken off the queue,
+        the requests among it answered TableStopped."""
+        self._closed = True
         items = []
         while not self._queue.empty():
-            items.append(self._queue.get_nowait())
+            item = self._queue.get_nowait()
             self._queue.task_done()
+            if isinstance(item, Asked):
+                item.too_late()
+            else:
+                items.append(item)
         return items

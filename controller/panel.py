@@ -23,7 +23,6 @@ from .requests import (
     ChangeSettings,
     DealCards,
     GameCommand,
-    MenuShown,
     Request,
     ResetSettings,
 )
@@ -58,6 +57,9 @@ class Host(Protocol):
     def beam_clear(self) -> bool | None: ...
 
     def handle(self, request: Request) -> object: ...
+
+    def menu_shown(self, shown: bool) -> None:
+        """The LCD menu opened or closed: no turn runs while it is open."""
 
     def play_tune(self, name: str) -> None: ...
 
@@ -94,7 +96,7 @@ class Panel:
         if self.menu is None:
             self.menu = Menu()
             log.info("menu opened")
-            self._ask(MenuShown(True))  # no turn runs while it is open
+            self._host.menu_shown(True)
             self._touched()
             return
         self._step(Turn(steps))
@@ -160,8 +162,16 @@ class Panel:
         if menu is not None and menu.test is not None:
             self._carry_out(Action("test", (menu.test, False)))
         if self._host.table.menu_open:
-            self._ask(MenuShown(False))  # what it paused goes on
+            self._host.menu_shown(False)  # what it paused goes on
         self._changed()
+
+    def shut(self) -> None:
+        """Gone for good (the daemon stops): timers end; nothing is asked of the table."""
+        self.menu = None
+        self._cancel_hold()
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
 
     # -- what the menu sees of the table, and what it asks of it -------------------------
 

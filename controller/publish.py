@@ -6,6 +6,8 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from .game import Table
+
 log = logging.getLogger(__name__)
 
 
@@ -27,7 +29,16 @@ class Publisher:
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
+        self._watchers: list[Callable[[Table], None]] = []
         self._seq = 0
+
+    def watch(self, watcher: Callable[[Table], None]) -> None:
+        """Call `watcher` with the table after every step of the engine (on the loop)."""
+        self._watchers.append(watcher)
+
+    def stepped(self, table: Table) -> None:
+        for watcher in list(self._watchers):
+            watcher(table)
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)

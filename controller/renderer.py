@@ -68,11 +68,14 @@ class Renderer:
         """Make the lights and the LCD show what they should now."""
         view = game.render(table)
         try:
-            lines = panel.lines() or self._notice
+            menu = panel.lines()
         except Exception:  # a menu that cannot draw itself must not take the table down
             log.exception("the menu failed to draw; closed")
             panel.close()
             return
+        # A notice is brief and says something went wrong (a disk that refuses the setting
+        # just changed in the menu): it shows over the menu too.
+        lines = self._notice or menu
         if lines is not None:
             view = replace(view, lines=lines)
         if panel.light_test is not None:

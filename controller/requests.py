@@ -64,11 +64,8 @@ class DealCards:
             raise ValueError(f"cards must be 1 to {MAX_DEAL}, not {self.cards}")
 
 
-@dataclass(frozen=True)
-class MenuShown:
-    """The LCD menu opened (True) or closed: no turn runs while it is open (the panel's own)."""
-
-    open: bool
+Request = ChangeSettings | ResetSettings | RereadSettings | GameCommand | DealCards
 
 
-Request = ChangeSettings | ResetSettings | RereadSettings | GameCommand | DealCards | MenuShown
+class TableStopped(RuntimeError):
+    """The table stopped before it carried out the request."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from hardware.clock import Clock
+from hardware.clock import Clock, Timer
 from hardware.inputs import Change, Debouncer, EdgeInput
 
 
@@ -18,6 +18,7 @@ class Switches:
         self._debounce = {
             name: Debouncer(active=device.is_active) for name, device in inputs.items()
         }
+        self._timers: dict[str, Timer] = {}  # each input's settle, while it waits
 
     def __contains__(self, name: object) -> bool:
         return name in self._debounce
@@ -25,8 +26,14 @@ class Switches:
     def edge(self, name: str, active: bool, time: float) -> Change | None:
         debouncer = self._debounce[name]
         change = debouncer.edge(active, time)
-        self._clock.call_at(debouncer.quiet_at, lambda: self._settle(name))
+        if name in self._timers:
+            self._timers[name].cancel()
+        self._timers[name] = self._clock.call_at(debouncer.quiet_at, lambda: self._settled(name))
         return change
+
+    def _settled(self, name: str) -> None:
+        del self._timers[name]
+        self._settle(name)
 
     def settled(self, name: str) -> Change | None:
         """The change that bounce hid, if any, once the window has really passed."""
@@ -34,3 +41,9 @@ class Switches:
         if self._clock.now() < debouncer.quiet_at:
             return None  # a later edge opened a new window
         return debouncer.settle()
+
+    def close(self) -> None:
+        """Cancel the settles still waiting (the daemon stops)."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()

@@ -8,7 +8,8 @@ from hardware.clock import Clock, Timer
 
 
 class Wakeup:
-    """Keeps one timer at `at(when) + grace`; `wake` is called then (on the clock's thread)."""
+    """Keeps one timer at `at(when) + grace`; `wake` is called then, on the clock's thread
+    (the event loop: hardware.clock)."""
 
     def __init__(self, clock: Clock, grace: float, wake: Callable[[], None]) -> None:
         self._clock = clock
@@ -27,8 +28,10 @@ class Wakeup:
             self._timer = self._clock.call_at(when + self._grace, self._wake)
 
     def fired(self) -> None:
-        """The wakeup came: the next `at` schedules again, even for the same time."""
-        self._timer, self._when = None, None
+        """A wakeup came: the next `at` schedules again, even for the same time. The timer
+        is kept: a wakeup handled late may be an older one, and the newer must not be lost
+        track of (and run twice)."""
+        self._when = None
 
     def cancel(self) -> None:
         if self._timer is not None:

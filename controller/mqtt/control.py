@@ -63,7 +63,7 @@ class DaemonControl:
         self, on_event: Callable[[GameEvent], None], on_step: Callable[[Table], None]
     ) -> None:
         self._daemon.publisher.listen(on_event)
-        self._daemon.stepped.append(on_step)
+        self._daemon.publisher.watch(on_step)
 
     async def use_settings(self, settings: Settings) -> None:
         await self._ask(ChangeSettings(dict(settings)))

@@ -1,10 +1,12 @@
-"""Simulated pins on virtual time, built on gpiozero's documented backend contract.
+"""gpiozero's mock pins on virtual time, built on its documented backend contract.
 
-`SimPin` is a `PiPin` that fills in the `_get_*`/`_set_*` hooks and event detection the way
-gpiozero's own backends do, and stamps every edge with the factory's `Clock`, so an edge driven
-at virtual time t reaches the game as t. Every pin can do PWM, as the lights, the buzzer and
-the motor need. Output pins tell `listeners` when they change (the launcher model watches its
-motor that way). `SimFactory` is a `PiFactory` for a Pi 4's header making `SimPin`s.
+`SimFactory` is gpiozero's `MockFactory` (a Pi 4's header, pin reservations, `reset`) making
+`SimPin`s. A `SimPin` is a mock pin (`drive_high`, `drive_low`, `states`, `assert_states`)
+that fills in the backend hooks every gpiozero pin has (`_get_*`/`_set_*`, event detection,
+`_call_when_changed`) with a state of its own, so it relies on nothing private of the mock
+pin, and stamps every edge with the factory's `Clock`: an edge driven at virtual time t
+reaches the game as t. Every pin can do PWM, as the lights, the buzzer and the motor need.
+Output pins tell `listeners` when they change (the launcher model watches its motor so).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from collections.abc import Callable
 from typing import cast
 
 from gpiozero.exc import PinFixedPull, PinInvalidFunction, PinInvalidPull, PinSetInput
-from gpiozero.pins.mock import PinState
-from gpiozero.pins.pi import PiFactory, PiPin
+from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
+from gpiozero.pins.pi import PiPin
 
 from ..clock import Clock
 
@@ -23,26 +25,27 @@ HISTORY = 1_000  # changes a pin remembers in `states`: enough for a test, bound
 EDGES = {"both": (True, False), "rising": (True,), "falling": (False,), "none": ()}
 
 
-class SimPin(PiPin):
+class SimPin(MockPWMPin):
     """A simulated GPIO pin.
 
     A level driven from outside (a held button) stays when the pull is set afterwards, as on a
     real line: the pull-up cannot lift a line that a closed switch holds to ground.
     """
 
-    def __init__(self, factory: SimFactory, info) -> None:
-        super().__init__(factory, info)
+    def __init__(self, factory: SimFactory, info: object) -> None:
+        # Set before the mock pin's own set-up, which records the first state.
         self._clock = factory.clock
+        self._level: float = 1.0 if getattr(info, "pull", None) == "up" else 0.0
+        self.states: deque[PinState] = deque(maxlen=HISTORY)
+        super().__init__(factory, info)
         self._function = "input"
-        self._pull = info.pull or "floating"
-        self._level: float = 1.0 if self._pull == "up" else 0.0
+        self._pull = self.info.pull or "floating"
         self._frequency: float | None = None
         self._bounce: float | None = None
         self._edges = "both"
         self._detecting = False
         self.driven: bool | None = None  # the level held from outside, if any
         self.listeners: list[Callable[[float], None]] = []
-        self.states: deque[PinState] = deque(maxlen=HISTORY)
         self.clear_states()
 
     # -- what outside the board does to an input ----------------------------------------
@@ -73,10 +76,12 @@ class SimPin(PiPin):
     # -- gpiozero's backend hooks ---------------------------------------------------------
 
     def close(self) -> None:
+        # As a real backend leaves a pin it lets go of: an input with its default pull.
         self.when_changed = None
         if self._function == "output":
             self.frequency = None
         self.function = "input"
+        self.pull = self.info.pull or "floating"
 
     def _get_function(self) -> str:
         return self._function
@@ -132,6 +137,10 @@ class SimPin(PiPin):
             raise PinInvalidFunction(f"edges must be one of {', '.join(EDGES)}")
         self._edges = value
 
+    def _call_when_changed(self, ticks: float, state: bool) -> None:
+        # The signature every backend's has (gpiozero.pins.pi.PiPin); the mock pin's takes none.
+        PiPin._call_when_changed(self, ticks, state)
+
     def _enable_event_detect(self) -> None:
         self._detecting = True
 
@@ -160,32 +169,16 @@ class SimPin(PiPin):
             self._call_when_changed(now, bool(level))
 
 
-class SimFactory(PiFactory):
-    """A pin factory for a simulated Pi 4 whose ticks are the given clock's seconds."""
-
-    REVISION = 0xC03111  # a Pi 4 B: the 40-pin header, as on the table
+class SimFactory(MockFactory):
+    """A mock pin factory for a Pi 4 whose ticks are the given clock's seconds."""
 
     def __init__(self, clock: Clock) -> None:
-        super().__init__()
         self.clock = clock
-        self.pin_class = SimPin
-
-    def _get_revision(self) -> int:
-        return self.REVISION
+        super().__init__(revision="c03111", pin_class=SimPin)
 
     def pin(self, name: object, pin_class: type[SimPin] | None = None) -> SimPin:
-        """The pin `name`, made as `pin_class` (a kind of SimPin) if it does not exist yet."""
-        if pin_class is None:
-            return cast(SimPin, super().pin(name))
-        default, self.pin_class = self.pin_class, pin_class
-        try:
-            return cast(SimPin, super().pin(name))
-        finally:
-            self.pin_class = default
-
-    def reset(self) -> None:
-        """Close every pin, for a fresh start (tests)."""
-        self.close()
+        """The pin `name`; made as `pin_class` (a kind of SimPin) if it does not exist yet."""
+        return cast(SimPin, super().pin(name, pin_class=pin_class))
 
     def ticks(self) -> float:
         return self.clock.now()

@@ -599,3 +599,22 @@ async def test_no_pause_is_offered_while_a_penalty_screen_runs(config):
         await table.advance(4.1)  # the timeout's screen
         await table.turn(1)
         assert label(table) == "New round"
+
+
+async def test_a_setting_the_disk_refuses_says_so_over_the_menu(config, tmp_path, monkeypatch):
+    import errno
+
+    async with SimTable(config, seed=1, state_dir=tmp_path) as table:
+        await goto(table, "Turn timer")
+
+        def full(settings):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(table.daemon.settings.store, "save", full)
+        before = table.daemon.table.settings.turn_timer
+        await push(table)
+        await table.turn(1)  # the value changes: the table uses it, the disk refuses it
+        assert table.daemon.table.settings.turn_timer == before + 1
+        assert lcd(table)[0] == "Not saving:"
+        await table.advance(6.0)
+        assert label(table) == "Turn timer"  # then the menu again, where it was

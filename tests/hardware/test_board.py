@@ -106,3 +106,21 @@ def test_the_buzzer_plays_a_tune_note_by_note_in_virtual_time(factory):
         assert pin.state == 0 and board.buzzer.playing is None
     finally:
         board.close()
+
+
+def test_a_simulated_pin_reports_only_the_edges_it_watches():
+    clock = VirtualClock(1.0)
+    pin = SimFactory(clock).pin(22)
+    pin.pull = "up"
+    seen: list[bool] = []
+    pin.edges = "falling"
+
+    def changed(ticks, state):  # gpiozero keeps only a weak reference: held here
+        seen.append(state)
+
+    pin.when_changed = changed
+    pin.drive_low()
+    pin.drive_high()
+    pin.drive_low()
+    assert seen == [False, False]
+    pin.when_changed = None

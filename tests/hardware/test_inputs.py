@@ -40,3 +40,28 @@ def test_any_burst_shorter_than_the_window_is_one_press(seed, edges, duration):
     changes = [debouncer.edge(n % 2 == 0, t) for n, t in enumerate(times)]
     changes.append(debouncer.settle())
     assert [c for c in changes if c] == [Change(True, times[0])]
+
+
+def test_an_edge_input_reports_each_change_once_and_keeps_gpiozeros_own_events():
+    from hardware.clock import VirtualClock
+    from hardware.inputs import EdgeInput
+    from hardware.sim.pins import SimFactory
+
+    clock = VirtualClock(5.0)
+    factory = SimFactory(clock)
+    edges: list[tuple[str, bool, float]] = []
+    button = EdgeInput(
+        17, role="seat1", on_edge=lambda *edge: edges.append(edge), pin_factory=factory
+    )
+    pressed: list[bool] = []
+    button.when_activated = lambda: pressed.append(True)
+    pin = factory.pin(17)
+    pin.drive_low()
+    # A backend may report the same level again (a bounce too short to read): no new edge.
+    pin._call_when_changed(5.0, False)
+    clock.set(5.5)
+    pin.drive_high()
+    assert edges == [("seat1", True, 5.0), ("seat1", False, 5.5)]
+    assert pressed == [True]  # gpiozero's own handler still runs
+    assert button.is_active is False
+    button.close()

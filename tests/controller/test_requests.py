@@ -1,0 +1,95 @@
+"""The one way into a running table from outside its pins: `Daemon.submit`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from controller.requests import (
+    ChangeSettings,
+    DealCards,
+    GameCommand,
+    RereadSettings,
+    TableStopped,
+)
+from controller.settings import SettingError
+from controller.sim import SimTable
+
+
+async def answer(table: SimTable, future):
+    await table.settle()
+    return await asyncio.wrap_future(future)
+
+
+async def test_a_change_answers_with_the_new_settings():
+    async with SimTable(seed=1) as table:
+        settings = await answer(table, table.daemon.submit(ChangeSettings({"turn_timer": 9})))
+        assert settings.turn_timer == 9
+        assert table.daemon.table.settings.turn_timer == 9
+
+
+async def test_a_refused_change_answers_why_and_changes_nothing():
+    async with SimTable(seed=1) as table:
+        before = table.daemon.table.settings
+        with pytest.raises(SettingError, match="turn_timer cannot be 99"):
+            await answer(table, table.daemon.submit(ChangeSettings({"turn_timer": 99})))
+        assert table.daemon.table.settings is before
+        # The table plays on.
+        await table.tap("seat1")
+        assert table.events_of("seat_claimed")
+
+
+async def test_a_change_is_its_own_copy_of_what_the_caller_handed_over():
+    changes: dict[str, object] = {"turn_timer": 9}
+    request = ChangeSettings(changes)
+    changes["turn_timer"] = 99
+    assert request.changes == {"turn_timer": 9}
+
+
+def test_requests_that_cannot_be_carried_out_are_refused_when_made():
+    with pytest.raises(ValueError, match="no game command"):
+        GameCommand("explode")
+    with pytest.raises(ValueError, match="1 to 6"):
+        DealCards(7)
+    with pytest.raises(ValueError, match="whole number"):
+        DealCards(True)
+
+
+async def test_a_request_that_fails_is_logged_and_the_asker_told(monkeypatch, caplog):
+    async with SimTable(seed=1) as table:
+
+        def broken(request, current):
+            raise RuntimeError("disk on fire")
+
+        monkeypatch.setattr(table.daemon.settings, "answer", broken)
+        with caplog.at_level(logging.ERROR), pytest.raises(RuntimeError, match="disk on fire"):
+            await answer(table, table.daemon.submit(RereadSettings()))
+        assert "RereadSettings" in caplog.text
+
+
+async def test_a_request_the_table_stops_before_is_answered_table_stopped():
+    table = SimTable(seed=1)
+    async with table:
+        daemon = table.daemon
+        daemon.stop()
+        queued = daemon.submit(GameCommand("play"))  # behind the stop in the queue
+    with pytest.raises(TableStopped):
+        await asyncio.wrap_future(queued)
+    late = daemon.submit(GameCommand("play"))
+    assert late.done()
+    with pytest.raises(TableStopped):
+        late.result()
+
+
+async def test_stopping_with_the_menu_open_changes_nothing_in_the_game():
+    table = SimTable(seed=1)
+    async with table:
+        for seat in ("seat1", "seat2", "play_pause"):
+            await table.tap(seat)
+        await table.turn(1)  # the menu opens: the turn waits
+        assert table.daemon.panel.is_open
+        seen = len(table.events)
+    assert table.events[seen:] == []
+    assert table.clock.next_due() is None  # no timer of the game outlives the daemon
