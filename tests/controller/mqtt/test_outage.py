@@ -88,12 +88,12 @@ async def test_a_broker_that_forgot_everything_gets_the_state_again(tmp_path):
             await until(lambda: link.connected, "connected")
             for seat in (1, 3):
                 await table.tap(f"seat{seat}")
-            await link.drained()
+            await link.outbox.emptied()
             broker.stop()
             await until(lambda: not link.connected, "disconnected")
             broker.start()  # nothing happens at the table meanwhile
             await until(lambda: link.connected, "reconnected")
-            await link.drained()
+            await link.outbox.emptied()
             async with operator(broker) as client:
                 await client.subscribe("flashtable/table14/+")
                 got = {}
@@ -137,7 +137,7 @@ async def test_the_broker_stopped_and_started_again(tmp_path):
 
             broker.start()
             await until(lambda: link.connected, "reconnected")
-            await link.drained()
+            await link.outbox.emptied()
 
         seqs, state = [], None
         async with watcher(broker) as client:

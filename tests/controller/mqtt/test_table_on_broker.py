@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import aiomqtt
 import pytest
@@ -15,7 +16,8 @@ from controller.config import Config
 from controller.settings import Settings
 from controller.sim import SimTable
 
-from .conftest import next_on, operator, table_mqtt
+from .broker import free_port
+from .conftest import WAIT, next_on, operator, table_mqtt
 
 pytestmark = pytest.mark.usefixtures("broker")
 
@@ -205,3 +207,13 @@ async def test_the_acl_keeps_a_table_out_of_another_tables_subtree(broker, tmp_p
                     assert not message.topic.matches("flashtable/table10/#")
                     if message.topic.matches("flashtable/table9/marker"):
                         break
+
+
+async def test_a_table_stops_cleanly_while_it_connects_or_waits_for_a_broker(broker, tmp_path):
+    nobody = replace(table_mqtt(broker, tmp_path, "table15"), port=free_port())
+    async with asyncio.timeout(WAIT):
+        for _ in range(3):
+            async with SimTable(config(broker, tmp_path, "table15")):
+                pass  # out again before the link has finished connecting
+        async with SimTable(Config(table_id="table15", mqtt=nobody)) as table:
+            assert table.daemon.mqtt_status in ("connecting", "no broker")
