@@ -123,6 +123,7 @@ async def test_the_broker_stopped_and_started_again(tmp_path):
                 await table.tap(f"seat{seat}")
             await table.tap("play_pause")
             before = table.events[-1].seq
+            await link.outbox.emptied()  # all that happened so far has reached the broker
 
             broker.stop()
             await until(lambda: not link.connected, "disconnected")
