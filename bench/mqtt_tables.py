@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
 import socket
 import statistics
 import subprocess
@@ -37,11 +38,7 @@ def start_broker(directory: Path) -> tuple[subprocess.Popen, int]:
         port = probe.getsockname()[1]
     conf = directory / "mosquitto.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\nuser root\n")
-    mosquitto = (
-        "mosquitto"
-        if subprocess.run(["which", "mosquitto"]).returncode == 0
-        else "/usr/sbin/mosquitto"
-    )
+    mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     broker = subprocess.Popen([mosquitto, "-c", str(conf)], stderr=subprocess.DEVNULL)
     for _ in range(500):
         with contextlib.suppress(OSError):
