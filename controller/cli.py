@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, load
+from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, MqttConfig, load
 from .requests import RereadSettings
 
 log = logging.getLogger("flashtable")
@@ -154,6 +154,32 @@ def build_parser() -> argparse.ArgumentParser:
         "0 when it is usable; prints one line with the reason and exits 1 when it is not.",
     )
     config_option(check)
+
+    fleet = commands.add_parser(
+        "fleet",
+        help="list and change the tables on an MQTT broker",
+        description="The tables on the broker of the config's [mqtt] section (use an "
+        "operator's account that may read and write flashtable/#).",
+    )
+    actions = fleet.add_subparsers(dest="fleet_action", required=True, metavar="ACTION")
+    status = actions.add_parser(
+        "status",
+        help="list every table: id, online, mode, phase, seats",
+        description="List every table that has published on the broker, from its retained "
+        "status and state.",
+    )
+    config_option(status)
+    change = actions.add_parser(
+        "set",
+        help="change settings on one table or on all online tables",
+        description="Send KEY=VALUE settings to a table (checked there as its menu checks "
+        "them) and print each table's answer. Exits 1 if a table refused or did not answer.",
+    )
+    config_option(change)
+    change.add_argument("changes", nargs="+", metavar="KEY=VALUE", help="settings to set")
+    target = change.add_mutually_exclusive_group(required=True)
+    target.add_argument("--table", metavar="ID", help="the table to change")
+    target.add_argument("--all", action="store_true", help="every table that is online")
     return parser
 
 
@@ -167,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             args.command_parser.error("--script plays only with --headless")
         if args.time_scale <= 0:
             args.command_parser.error(f"--time-scale must be above 0, not {args.time_scale}")
-    if args.command in ("check-config", "settings"):
+    if args.command in ("check-config", "settings", "fleet"):
         # Commands for the shell print their own one-line messages; the log is the daemon's.
         logging.getLogger().addHandler(logging.NullHandler())
     try:
@@ -180,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
             table = "the simulated table" if args.sim else "the table"
             config = load(args.config)
             return settings_command(config, state_dir, args.action, args.changes, table=table)
+        if args.command == "fleet":
+            return fleet_command(load(args.config), args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         if args.command == "sim":
             return run_sim(load(args.config), args, seed)
@@ -272,6 +300,60 @@ def _key_value(text: str) -> tuple[str, str]:
     if not sep or not key:
         raise SettingError(f"{text!r} is not KEY=VALUE")
     return key.strip(), value.strip()
+
+
+def fleet_command(config: Config, args: argparse.Namespace) -> int:
+    from .settings import SettingError, Settings
+
+    if config.mqtt is None:
+        raise ConfigError("the config has no [mqtt] section: fleet needs a broker")
+    changes: dict[str, str] = {}
+    if args.fleet_action == "set":
+        try:
+            changes = dict(_key_value(text) for text in args.changes)
+            Settings().replace(changes)  # a typo is caught here, not by every table
+        except SettingError as err:
+            print(f"flashtable: {err}", file=sys.stderr)
+            return 1
+    try:
+        return asyncio.run(_fleet(config.mqtt, args, changes))
+    except OSError as err:  # aiomqtt's errors are OSErrors too
+        where = f"{config.mqtt.host}:{config.mqtt.port}"
+        print(f"flashtable: cannot reach the broker at {where}: {err}", file=sys.stderr)
+        return 1
+
+
+async def _fleet(mqtt: MqttConfig, args: argparse.Namespace, changes: dict[str, str]) -> int:
+    from .mqtt import fleet
+
+    async with fleet.connect(mqtt) as connection:
+        seen = await fleet.tables(connection)
+        if args.fleet_action == "status":
+            if not seen:
+                print("no tables on this broker")
+            print(f"{'table':<16} {'status':<8} {'mode':<8} {'phase':<11} seats")
+            for table in seen.values():
+                state = table.state
+                seated = state.get("seats")
+                seats = ",".join(map(str, seated)) if isinstance(seated, list) and seated else "-"
+                print(
+                    f"{table.table_id:<16} {table.status:<8} {state.get('mode', '?')!s:<8} "
+                    f"{state.get('phase', '?')!s:<11} {seats}"
+                )
+            return 0
+        wanted = [args.table] if args.table else list(seen)
+        targets, failed = [], False
+        for table_id in wanted:
+            found = seen.get(table_id)
+            if found is not None and found.online:
+                targets.append(table_id)
+                continue
+            print(f"{table_id}: {'offline' if found else 'not on this broker'}, not changed")
+            failed = failed or not args.all
+        for answer in await fleet.change(connection, targets, changes):
+            print(f"{answer.table_id}: {answer.text}")
+            failed = failed or not answer.ok
+        return 1 if failed else 0
 
 
 def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:

@@ -16,14 +16,13 @@ if TYPE_CHECKING:
     from ..daemon import Daemon
     from .link import TableLink
 
-DRAIN_TIME = 1.0  # seconds a clean stop gives the last events to leave
+STOP_TIME = 15.0  # seconds for a clean stop, past a publish's own timeout
 
 
 @contextlib.asynccontextmanager
 async def linked(config: Config, daemon: Daemon) -> AsyncIterator[TableLink | None]:
     """The daemon on the config's broker while inside; nothing without an `[mqtt]` section.
-    On the way out the events still waiting get a moment to leave, then `status` says
-    offline."""
+    On the way out the link stops cleanly, saying offline."""
     if config.mqtt is None:
         yield None
         return
@@ -35,8 +34,8 @@ async def linked(config: Config, daemon: Daemon) -> AsyncIterator[TableLink | No
     try:
         yield link
     finally:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(link.drained(), DRAIN_TIME)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        link.stop()
+        await asyncio.wait([task], timeout=STOP_TIME)
+        while not task.done():  # a broker that does not answer at all
+            task.cancel()
+            await asyncio.wait([task], timeout=1.0)

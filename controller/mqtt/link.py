@@ -10,6 +10,7 @@ import contextlib
 import logging
 import random
 import ssl
+from typing import Any
 
 import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -29,7 +30,25 @@ log = logging.getLogger(__name__)
 FIRST_BACKOFF = 1.0  # seconds before the first retry; doubles up to MAX_BACKOFF
 MAX_BACKOFF = 60.0
 SEND_TIMEOUT = 10.0  # a publish not acknowledged by then counts as a lost connection
+DRAIN_TIME = 1.0  # seconds a clean stop gives the last events to leave
 MAX_CORRELATION = 64  # bytes of correlation data echoed in a reply
+
+
+def client(config: MqttConfig, identifier: str, **options: Any) -> aiomqtt.Client:
+    """An MQTT 5 client for the config's broker; TLS checked against `tls_ca` if given
+    (checks are never turned off)."""
+    tls = None if config.tls_ca is None else ssl.create_default_context(cafile=str(config.tls_ca))
+    return aiomqtt.Client(
+        config.host,
+        config.port,
+        username=config.username,
+        password=config.password(),
+        identifier=identifier,
+        protocol=aiomqtt.ProtocolVersion.V5,
+        tls_context=tls,
+        timeout=SEND_TIMEOUT,
+        **options,
+    )
 
 
 class TableLink:
@@ -52,6 +71,7 @@ class TableLink:
         self._table: Table = control.table
         self._state: dict[str, object] | None = None
         self.connected = False
+        self._stopping = asyncio.Event()
         control.watch(self._on_event, self._on_step)
         self._on_step(control.table)
 
@@ -77,36 +97,27 @@ class TableLink:
         payload = settings_payload(self._table.settings)
         self.outbox.retained(Outgoing(self.topics.settings, payload, True, correlation))
 
-    async def drained(self) -> None:
-        """Return once everything queued has been sent (at once when not connected)."""
-        if self.connected:
-            await self.outbox.emptied()
+    def stop(self) -> None:
+        """Ask `run` to finish: the events still waiting get DRAIN_TIME to leave, then
+        `status` says offline and the connection closes."""
+        self._stopping.set()
 
     # -- the connection ----------------------------------------------------------------
 
     def _client(self) -> aiomqtt.Client:
-        config = self.config
-        tls = None
-        if config.tls_ca is not None:
-            tls = ssl.create_default_context(cafile=str(config.tls_ca))
-        return aiomqtt.Client(
-            config.host,
-            config.port,
-            username=config.username,
-            password=config.password(),
-            identifier=f"flashtable-{self.topics.table_id}",
-            protocol=aiomqtt.ProtocolVersion.V5,
+        return client(
+            self.config,
+            f"flashtable-{self.topics.table_id}",
             will=aiomqtt.Will(self.topics.status, OFFLINE, qos=1, retain=True),
-            keepalive=config.keepalive,
-            tls_context=tls,
-            timeout=SEND_TIMEOUT,
+            keepalive=self.config.keepalive,
             logger=log,
         )
 
     async def run(self) -> None:
+        """Connect, and connect again whenever the connection is lost, until `stop`."""
         backoff = FIRST_BACKOFF
         where = f"{self.config.host}:{self.config.port}"
-        while True:
+        while not self._stopping.is_set():
             self._show("connecting")
             try:
                 client = self._client()
@@ -119,8 +130,10 @@ class TableLink:
                 wait = backoff * self._rng.uniform(0.5, 1.0)  # jitter: tables spread out
                 log.warning("MQTT: %s: %s; trying again in %.1f s", where, err, wait)
                 self._show("no broker")
-                await asyncio.sleep(wait)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), wait)
                 backoff = min(backoff * 2, MAX_BACKOFF)
+        self._show("stopped")
 
     async def _session(self, client: aiomqtt.Client) -> None:
         inbound = [(self.topics.settings_set, 1), (self.topics.command, 1)]
@@ -133,24 +146,26 @@ class TableLink:
         self._announce()
         self._publish_settings()
         self._publish_state(always=True)  # with the drop count of the time away
-        tasks = [
-            asyncio.create_task(self._send(client)),
-            asyncio.create_task(self._receive(client)),
-        ]
+        sending = asyncio.create_task(self._send(client))
+        receiving = asyncio.create_task(self._receive(client))
+        stopping = asyncio.create_task(self._stopping.wait())
         try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        except asyncio.CancelledError:
-            # A clean stop: say so before the connection closes (the will is not sent then).
-            with contextlib.suppress(aiomqtt.MqttError):
-                await client.publish(self.topics.status, OFFLINE, qos=1, retain=True, timeout=2)
-            raise
+            await asyncio.wait([sending, receiving, stopping], return_when=asyncio.FIRST_COMPLETED)
+            if stopping.done():
+                receiving.cancel()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.outbox.emptied(), DRAIN_TIME)
+                # A clean stop says so itself: the broker sends the will only for a loss.
+                if not sending.done():
+                    await client.publish(self.topics.status, OFFLINE, qos=1, retain=True)
         finally:
             self.connected = False
-            for task in tasks:
+            for task in (sending, receiving, stopping):
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        for task in done:
-            task.result()  # the connection's error, for `run` to retry on
+            await asyncio.gather(sending, receiving, stopping, return_exceptions=True)
+        for task in (sending, receiving):
+            if task.done() and not task.cancelled():
+                task.result()  # raises the connection's error, for `run` to retry on
 
     async def _send(self, client: aiomqtt.Client) -> None:
         while True:

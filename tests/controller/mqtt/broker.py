@@ -4,9 +4,11 @@ that lets each table write only its own subtree, as a café's broker would be se
 from __future__ import annotations
 
 import base64
+import ctypes
 import hashlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -40,6 +42,11 @@ def password_line(user: str, password: str) -> str:
     return f"{user}:$7$101${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
 
 
+def _die_with_parent() -> None:
+    """In the broker's process: end with the test run, even one that is killed."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -71,6 +78,7 @@ class Broker:
             [mosquitto(), "-c", str(self.directory / "mosquitto.conf")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            preexec_fn=_die_with_parent,
         )
         deadline = time.monotonic() + 30  # only a limit for a broker that never comes up
         while time.monotonic() < deadline:

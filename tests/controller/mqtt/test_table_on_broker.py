@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import aiomqtt
 import pytest
@@ -15,7 +16,8 @@ from controller.config import Config
 from controller.settings import Settings
 from controller.sim import SimTable
 
-from .conftest import next_on, operator, table_mqtt
+from .broker import free_port
+from .conftest import WAIT, next_on, operator, table_mqtt
 
 pytestmark = pytest.mark.usefixtures("broker")
 
@@ -205,3 +207,41 @@ async def test_the_acl_keeps_a_table_out_of_another_tables_subtree(broker, tmp_p
                     assert not message.topic.matches("flashtable/table10/#")
                     if message.topic.matches("flashtable/table9/marker"):
                         break
+
+
+async def test_a_table_stops_cleanly_while_it_connects_or_waits_for_a_broker(broker, tmp_path):
+    nobody = replace(table_mqtt(broker, tmp_path, "table15"), port=free_port())
+    async with asyncio.timeout(WAIT):
+        for _ in range(3):
+            async with SimTable(config(broker, tmp_path, "table15")):
+                pass  # out again before the link has finished connecting
+        async with SimTable(Config(table_id="table15", mqtt=nobody)) as table:
+            assert table.daemon.mqtt_status in ("connecting", "no broker")
+
+
+async def test_home_assistant_discovery_is_announced_and_again_when_it_comes_online(
+    broker, tmp_path
+):
+    topic = "homeassistant/device/table16/config"
+    async with watched(broker, tmp_path, "table16") as (client, _):
+        await client.subscribe(topic)
+        announced = await next_on(client, topic)
+        assert announced["device"]["identifiers"] == ["flashtable_table16"]
+        assert announced["origin"]["name"] == "flashtable"
+        assert announced["availability_topic"] == "flashtable/table16/status"
+        platforms = {key: c["platform"] for key, c in announced["components"].items()}
+        assert sorted(platforms.items()) == sorted(
+            {
+                **dict.fromkeys(
+                    ["mode", "phase", "seat", "seconds_left", "cards_dispensed", "jams"], "sensor"
+                ),
+                "launcher": "sensor",
+                **dict.fromkeys(["start", "pause", "resume", "new_round"], "button"),
+                **dict.fromkeys(
+                    ["mode_setting", "turn_timer_setting", "launcher_profile_setting"], "select"
+                ),
+                "timeout_penalty_setting": "number",
+            }.items()
+        )
+        await client.publish("homeassistant/status", "online", qos=1)  # Home Assistant restarted
+        assert await next_on(client, topic, live=True) == announced
