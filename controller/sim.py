@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import deque
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from .mqtt.link import TableLink
 
 TAP_TIME = 0.12  # how long a finger stays on a button in a tap
+EVENTS_KEPT = 1_000
 
 
 class SimTable:
@@ -60,7 +62,8 @@ class SimTable:
             self.launcher = LauncherModel.for_pinmap(
                 self.factory, self.clock, self.pinmap, rng=random.Random(seed)
             )
-        self.events: list[GameEvent] = []
+        # The latest game events, in order; a table left running forgets the oldest.
+        self.events: deque[GameEvent] = deque(maxlen=EVENTS_KEPT)
         self._daemon: Daemon | None = None
         self._task: asyncio.Task | None = None
         self.link: TableLink | None = None  # the table's MQTT link, with an [mqtt] section

@@ -24,6 +24,7 @@ CHIME_TIME = 0.6
 CAP_WINDOW = 10.0
 RESULT_TIME = 2.0  # how long a hit's result replaces the first line during a turn
 HIT_PHASES = frozenset({Phase.TURN, Phase.NOTICE, Phase.EXTREME})
+QUEUE_LIMIT = 32  # deliveries owed before new ones join their seat's (at most 41 then)
 FAULT_LINES = {"jam": "JAM: clear slot", "empty": "Refill cards"}
 
 
@@ -68,7 +69,25 @@ def owe(table: Table, seat: int | None, cards: int, reason: str, effects: list[E
         Dispense(cards),
         Announce("dispense", {"seat": seat, "cards": cards, "reason": reason}),
     ]
-    return _with(table, queue=(*table.launcher.queue, Delivery(seat, cards, reason)))
+    return _with(table, queue=_queued(table.launcher.queue, Delivery(seat, cards, reason)))
+
+
+def _queued(queue: tuple[Delivery, ...], new: Delivery) -> tuple[Delivery, ...]:
+    """The queue with `new` at its end, within QUEUE_LIMIT deliveries.
+
+    A delivery to the seat owed last joins it (the cards come out in the same order). A
+    launcher that cannot deliver while penalties keep coming must not grow the queue without
+    end: past QUEUE_LIMIT a delivery joins the last one owed to the same seat, so no card and
+    no seat's count is lost, only the order among seats in the backlog.
+    """
+    last = queue[-1] if queue else None
+    if last is None or (len(queue) < QUEUE_LIMIT and last.seat != new.seat):
+        return (*queue, new)
+    index = next((i for i in range(len(queue) - 1, -1, -1) if queue[i].seat == new.seat), None)
+    if index is None:
+        return (*queue, new)
+    joined = replace(queue[index], cards=queue[index].cards + new.cards)
+    return (*queue[:index], joined, *queue[index + 1 :])
 
 
 def penalty(table: Table, seat: int, cards: int, reason: str, effects: list[Effect]) -> Table:

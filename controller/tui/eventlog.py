@@ -59,7 +59,7 @@ class Recorder:
         self.table = table
         self.start = table.now
         self._pending: list[Entry] = [Entry(0.0, event_line(0.0, e)) for e in table.events]
-        self._inputs_seen = len(table.daemon.log)
+        self._inputs_seen = table.daemon.log.recorded
         table.daemon.publisher.listen(self._heard)
 
     def _heard(self, event: GameEvent) -> None:
@@ -71,15 +71,15 @@ class Recorder:
         """Entries since the last call; with `inputs`, presses too, in the order handled."""
         entries, self._pending = self._pending, []
         if not inputs:
-            self._inputs_seen = len(self.table.daemon.log)
+            self._inputs_seen = self.table.daemon.log.recorded
             return entries
         log = self.table.daemon.log
         presses = [
             Entry(t - self.start, input_line(t - self.start, e.input, isinstance(e, Stuck)), True)
-            for t, e in log[self._inputs_seen :]
+            for t, e in log.since(self._inputs_seen)
             if isinstance(e, Press | Stuck)
         ]
-        self._inputs_seen = len(log)
+        self._inputs_seen = log.recorded
         # A press comes before the events it caused: sort by time, presses first at a tie.
         return sorted(presses + entries, key=lambda entry: (entry.seconds, not entry.is_input))
 

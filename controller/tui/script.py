@@ -182,7 +182,7 @@ class Player:
         self.recorder = Recorder(table)
         if route is not None:
             route.clock = lambda: table.now
-        self._expected_upto = 0  # events before this index are used up by `expect event`
+        self._expected_seq = 0  # events up to this number are used up by `expect event`
         self._inputs = False
         self._run: dict[str, Callable[[tuple[str, ...]], Awaitable[None]]] = {
             "tap": self._tap,
@@ -305,14 +305,14 @@ class Player:
                 raise ScriptError(f"{counted} cards {where}, not {rest[0]}")
 
     def _expect_event(self, kind: str, data: dict[str, str]) -> None:
-        events = self.table.events
-        for index in range(self._expected_upto, len(events)):
-            event = events[index]
+        for event in self.table.events:
+            if event.seq <= self._expected_seq:
+                continue
             if event.type == kind and all(
                 key in event.data and value_text(event.data[key]) == value
                 for key, value in data.items()
             ):
-                self._expected_upto = index + 1
+                self._expected_seq = event.seq
                 return
         wanted = " ".join([kind, *(f"{k}={v}" for k, v in data.items())])
         raise ScriptError(f"no event {wanted} since the last one expected")

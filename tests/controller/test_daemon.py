@@ -3,7 +3,9 @@
 import asyncio
 import threading
 
+from controller.config import Config
 from controller.game import Press, Release
+from controller.settings import Settings
 from controller.sim import SimTable
 from hardware.sim.bounce import chatter
 
@@ -80,26 +82,46 @@ async def test_stopping_leaves_lights_and_buzzer_off():
     assert table.lcd_model.backlight is False
 
 
-async def test_the_log_starts_over_between_rounds_and_still_replays(monkeypatch):
+async def test_a_long_round_keeps_a_bounded_log_that_still_replays_exactly(monkeypatch):
     import controller.game_log
+    import controller.sim
     from controller.game import replay
 
-    monkeypatch.setattr(controller.game_log, "LIMIT", 10)
-    async with SimTable(seed=3) as table:
-        for _ in range(3):
-            for seat in ("seat1", "seat2"):
-                await table.tap(seat)
-            await table.tap("play_pause")
-            await table.advance(20.0)
-            [lit] = table.lit()
-            await table.hold(f"seat{lit}", 2.1)  # round over
-            await table.tap("seat1")
-            await table.tap("seat2")
-        daemon = table.daemon
-        assert len(daemon.log) < 40
-        assert daemon.log.start != daemon.table
-        replayed, _ = replay(daemon.log, daemon.log.start, daemon.log.start_rng())
-        assert replayed == daemon.table
+    monkeypatch.setattr(controller.game_log, "LIMIT", 100)
+    monkeypatch.setattr(controller.sim, "EVENTS_KEPT", 50)
+    settings = Settings({"mode": "flash", "turn_timer": 4, "sleep_time": "off"})
+    config = Config(seats=4, settings=settings)
+    async with SimTable(config, seed=3) as table:
+        for seat in ("seat1", "seat2", "seat3", "play_pause"):
+            await table.tap(seat)
+        daemon, longest, presses = table.daemon, 0, 0
+        for _ in range(2000):  # turns ended and slap races: one round throughout
+            if presses == 400:
+                break
+            lit = table.lit()
+            if not lit:
+                await table.advance(0.5)
+                continue
+            [seat] = lit
+            if presses % 9 == 4:
+                await table.tap("slap")
+                for other in {1, 2, 3} - {seat}:
+                    await table.tap(f"seat{other}")
+            else:
+                await table.tap(f"seat{seat}")
+            presses += 1
+            longest = max(longest, len(daemon.log))
+            if presses % 100 == 0:  # from wherever the log starts now, it replays to now
+                replayed, _ = replay(daemon.log, daemon.log.start, daemon.log.start_rng())
+                assert replayed == daemon.table
+        assert presses == 400
+        assert table.events_of("round_over") == []
+        assert daemon.log.recorded > 1000
+        assert longest <= 100  # a round of over 1,000 events, never more than 100 kept
+        # The simulated table keeps the latest game events only, the newest last.
+        assert len(table.events) == 50
+        seqs = [e.seq for e in table.events]
+        assert seqs == list(range(seqs[-1] - 49, seqs[-1] + 1)) and seqs[0] > 500
 
 
 async def test_a_remote_change_with_crossed_bounds_is_refused_and_play_goes_on():

@@ -1,5 +1,6 @@
 """The launcher's rules: hits, the burst cap, exact penalties, the cards owed, jams and OK."""
 
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -208,3 +209,20 @@ def test_extreme_mode_has_no_turns_only_the_launcher():
     assert game.announced("hit")[-1]["seat"] is None
     game.hold("seat2", 2.0)
     assert game.table.phase is Phase.ROUND_OVER
+
+
+def test_a_backlog_of_penalties_stays_bounded_and_every_seat_gets_all_its_cards():
+    # The launcher never counts a card while a thousand turns time out, to random seats.
+    game = table_game(turn_timer=2, timeout_penalty=1, sleep_time="off")
+    game.start(1, 2, 3, 4)
+    longest, owed_to = 0, Counter()
+    while owed_to.total() < 1000:
+        mark = game.mark()
+        game.wait(1.0)
+        owed_to.update(p["seat"] for p in game.announced("penalty", mark))
+        longest = max(longest, len(game.table.launcher.queue))
+    assert len(set(owed_to)) == 4
+    assert longest <= 36  # 32 deliveries, then at most one more per seat
+    assert game.table.launcher.owed == sum(owed_to.values())
+    count_out(game, game.table.launcher.owed)
+    assert {seat: game.table.stats[seat].launcher_cards for seat in owed_to} == owed_to
