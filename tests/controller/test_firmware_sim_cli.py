@@ -36,7 +36,7 @@ def test_firmware_sim_prints_its_port_first_and_answers_hello_there():
                     if kind != p.ACK:  # the firmware sends its next frame once this one is
                         line.write(encode(0, p.ACK, bytes((seq,))))
         info = next(payload for _, kind, payload in frames if kind == p.INFO)
-        version, major, minor, patch, _board = p.unpack(p.INFO_FORMAT, info)
+        version, major, _minor, _patch, _board = p.unpack(p.INFO_FORMAT, info)
         assert (version, major) == (p.PROTOCOL_VERSION, 1)
     finally:
         proc.send_signal(signal.SIGTERM)
