@@ -251,49 +251,6 @@ def main(argv: list[str] | None = None) -> int:
     )
 
 
-async def run_firmware_sim(args: argparse.Namespace, seed: int) -> int:
-    """The firmware on a fresh pseudo-terminal until a signal; with faults, a relay between
-    the port given out and the firmware's own pseudo-terminal damages the bytes."""
-    import tty
-
-    from hardware.clock import LoopClock
-    from hardware.sim.firmware import FirmwareSim
-    from hardware.sim.relay import LineFaults, Relay
-
-    loop = asyncio.get_running_loop()
-    clock = LoopClock(loop)
-    faults = LineFaults(args.drop, args.duplicate, args.corrupt, args.delay)
-    # Both ends stay open here, so a host that closes the port and opens it again finds it.
-    port_master, port_slave = os.openpty()
-    tty.setraw(port_slave)
-    opened = [port_master, port_slave]
-    firmware_fd = port_master
-    if faults.any:
-        firmware_fd, inner_slave = os.openpty()
-        tty.setraw(inner_slave)
-        opened += [firmware_fd, inner_slave]
-        relay = Relay(port_master, firmware_fd, faults, clock=clock, rng=random.Random(~seed))
-        firmware_fd = inner_slave
-    firmware = FirmwareSim(
-        firmware_fd, clock=clock, cards=args.cards, rng=random.Random(seed), jam_rate=args.jam
-    )
-    print(f"port: {os.ttyname(port_slave)}", flush=True)
-    stopping = asyncio.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopping.set)
-    await stopping.wait()
-    if faults.any:
-        relay.close()
-        log.info("line faults: %s", relay.counts)
-    firmware.close()
-    log.info(
-        "cards out: %d, left in the hopper: %d", firmware.model.cards_out, firmware.model.cards_left
-    )
-    for fd in opened:
-        os.close(fd)
-    return 0
-
-
 CONFIG_BAD = ("Config file bad:", "defaults in use")  # the LCD's notice
 
 
@@ -476,6 +433,49 @@ async def run_daemon(
         if watchdog is not None:
             watchdog.cancel()
     log.info("stopped")
+    return 0
+
+
+async def run_firmware_sim(args: argparse.Namespace, seed: int) -> int:
+    """The firmware on a fresh pseudo-terminal until a signal; with faults, a relay between
+    the port given out and the firmware's own pseudo-terminal damages the bytes."""
+    import tty
+
+    from hardware.clock import LoopClock
+    from hardware.sim.firmware import FirmwareSim
+    from hardware.sim.relay import LineFaults, Relay
+
+    loop = asyncio.get_running_loop()
+    clock = LoopClock(loop)
+    faults = LineFaults(args.drop, args.duplicate, args.corrupt, args.delay)
+    # Both ends stay open here, so a host that closes the port and opens it again finds it.
+    port_master, port_slave = os.openpty()
+    tty.setraw(port_slave)
+    opened = [port_master, port_slave]
+    firmware_fd = port_master
+    if faults.any:
+        firmware_fd, inner_slave = os.openpty()
+        tty.setraw(inner_slave)
+        opened += [firmware_fd, inner_slave]
+        relay = Relay(port_master, firmware_fd, faults, clock=clock, rng=random.Random(~seed))
+        firmware_fd = inner_slave
+    firmware = FirmwareSim(
+        firmware_fd, clock=clock, cards=args.cards, rng=random.Random(seed), jam_rate=args.jam
+    )
+    print(f"port: {os.ttyname(port_slave)}", flush=True)
+    stopping = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    await stopping.wait()
+    if faults.any:
+        relay.close()
+        log.info("line faults: %s", relay.counts)
+    firmware.close()
+    log.info(
+        "cards out: %d, left in the hopper: %d", firmware.model.cards_out, firmware.model.cards_left
+    )
+    for fd in opened:
+        os.close(fd)
     return 0
 
 

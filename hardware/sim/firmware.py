@@ -24,6 +24,8 @@ from .pins import SimFactory
 
 log = logging.getLogger(__name__)
 
+TICKS_MASK = 2**30 - 1
+TICKS_HALF = 2**29
 UNJAM_TIME = 1.0  # seconds after the motor stopped for a jam until a hand has cleared it
 
 
@@ -91,7 +93,8 @@ class FirmwareSim:
         self.board.drive(0)
 
     def _ticks_us(self) -> int:
-        return round(self._clock.now() * 1_000_000)
+        # MicroPython's ticks wrap, on the RP2040 at 2**30 microseconds (18 minutes).
+        return round(self._clock.now() * 1_000_000) & TICKS_MASK
 
     def _readable(self) -> None:
         data = self.board.port.read()
@@ -134,4 +137,5 @@ class FirmwareSim:
 
 
 def _ticks_diff(later: int, earlier: int) -> int:
-    return later - earlier
+    """MicroPython's `ticks_diff`: the signed distance on the wrapping count."""
+    return ((later - earlier + TICKS_HALF) & TICKS_MASK) - TICKS_HALF
