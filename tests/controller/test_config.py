@@ -62,7 +62,7 @@ timeout_penalty = 1
         ("[launcher]\nport = 'socket://x:1'", "launcher.port must be a device under /dev/"),
         ("[launcher]\nport = '/dev/../etc/passwd'", "launcher.port must be a device under /dev/"),
         ("[launcher]\nbaud = 12345", "launcher.baud must be one of 9600"),
-        ("[launcher]\nbaud = '115200'", "launcher.baud must be a int"),
+        ("[launcher]\nbaud = '115200'", "launcher.baud must be a whole number"),
         ("[launcher]\nspeed = 1", "unknown key 'speed' in [launcher]"),
     ],
 )
