@@ -77,6 +77,21 @@ class MqttConfig:
             raise ConfigError(f"mqtt.password_file {path}: cannot read: {err}") from None
 
 
+LAUNCHER_LINKS = ("gpio", "serial")
+# The rates a USB-serial adapter and the Pico's UART both do; over USB the rate is ignored.
+BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000)
+
+
+@dataclass(frozen=True)
+class LauncherConfig:
+    """Where the launcher's motor and beam are: on the Pi's pins, or on a controller at the
+    end of a serial line (firmware/README.md)."""
+
+    link: str = "gpio"
+    port: str | None = None  # a device path; best /dev/serial/by-id/..., which survives replugging
+    baud: int = 115200
+
+
 @dataclass(frozen=True)
 class Config:
     table_id: str = "table1"
@@ -91,6 +106,7 @@ class Config:
     pins: Mapping[str, int] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
     mqtt: MqttConfig | None = None
+    launcher: LauncherConfig = field(default_factory=LauncherConfig)
 
     def seat_count(self, *, simulated: bool) -> int:
         if self.seats is not None:
@@ -130,6 +146,7 @@ _SCHEMA: Mapping[str, Mapping[str, type]] = {
         "discovery": bool,
         "discovery_prefix": str,
     },
+    "launcher": {"link": str, "port": str, "baud": int},
 }
 TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # one level of an MQTT topic
 MAX_BYTES = 64 * 1024  # an operator's config is a page; anything longer is not one
@@ -235,6 +252,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
         pins=dict(raw.get("pins", {})),
         settings=settings,
         mqtt=_mqtt(raw["mqtt"]) if "mqtt" in raw else None,
+        launcher=_launcher(raw.get("launcher", {})),
     )
     try:
         pinmap = config.pinmap(simulated=False)
@@ -244,6 +262,24 @@ def parse(raw: Mapping[str, Any]) -> Config:
     if interface == "gpio" and missing:
         raise ConfigError(f"lcd.interface 'gpio' needs a pin for {missing[0]!r} in [pins]")
     return config
+
+
+def _launcher(raw: Mapping[str, Any]) -> LauncherConfig:
+    # Each value's type was checked against _SCHEMA in `parse`.
+    link = raw.get("link", LauncherConfig.link)
+    if link not in LAUNCHER_LINKS:
+        raise ConfigError(f"launcher.link must be gpio or serial, not {shown(link)}")
+    port = raw.get("port")
+    if link == "serial" and port is None:
+        raise ConfigError("launcher.link 'serial' needs launcher.port, e.g. /dev/ttyACM0")
+    # A device path only: pyserial would also open a URL (socket://...) onto the network.
+    if port is not None and (not port.startswith("/dev/") or "\0" in port or ".." in port):
+        raise ConfigError(f"launcher.port must be a device under /dev/, not {shown(port)}")
+    baud = raw.get("baud", LauncherConfig.baud)
+    if baud not in BAUD_RATES:
+        rates = ", ".join(str(rate) for rate in BAUD_RATES)
+        raise ConfigError(f"launcher.baud must be one of {rates}, not {shown(baud)}")
+    return LauncherConfig(link=link, port=port, baud=baud)
 
 
 def _mqtt(raw: Mapping[str, Any]) -> MqttConfig:

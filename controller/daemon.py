@@ -25,6 +25,7 @@ from hardware.inputs import Change
 from hardware.pinmap import PinMap
 
 from . import game
+from .config import LauncherConfig
 from .game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import ExactDraw
@@ -65,6 +66,7 @@ class Daemon:
         state_dir: Path | None = None,
         store: SettingsStore | None = None,
         notices: Sequence[Lines] = (),
+        launcher: LauncherConfig | None = None,
     ) -> None:
         self.loop_thread = threading.get_ident()
         self._inbox = Inbox(asyncio.get_running_loop())
@@ -80,7 +82,12 @@ class Daemon:
         )
         notices = [*notices, *([] if state_dir is None else prepare(state_dir))]
         self.launcher = LauncherLink(
-            self.board, clock=clock, on_report=self._inbox.put, state_dir=state_dir
+            self.board,
+            clock=clock,
+            on_report=self._inbox.put,
+            state_dir=state_dir,
+            launcher=launcher,
+            on_notice=self._notice,
         )
         self.table = game.new_table(settings, pinmap.seats, has_launcher=self.launcher.wired)
         self.log = GameLog(self.table, rng)

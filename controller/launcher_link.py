@@ -2,7 +2,8 @@
 
 The rules engine decides how many cards fly; this link carries that out on the ejector and
 keeps the count still owed in the state directory, so that a restart neither deals a card
-twice nor forgets one. Loop thread only.
+twice nor forgets one. The ejector is chosen by the config's `[launcher] link`: the Pi's own
+launcher pins, or a controller on a serial port. Loop thread only.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from hardware.board import Board
 from hardware.clock import Clock
 from hardware.ejector import CardOut as CardCounted
 from hardware.ejector import GpioEjector, Report
+from hardware.serial_ejector import SerialEjector
 
+from .config import LauncherConfig
 from .game import Event
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import CardOut, ExactDraw, LauncherStopped
@@ -27,6 +30,8 @@ log = logging.getLogger(__name__)
 
 # The inputs that belong to the launcher, not to the players.
 LAUNCHER_INPUTS = frozenset({"launcher.beam", "launcher.empty"})
+LINK_DOWN: Lines = ("Launcher link   ", "down: cards wait")
+LINK_UP: Lines = ("Launcher link   ", "back            ")
 
 
 class LauncherLink:
@@ -39,11 +44,21 @@ class LauncherLink:
         clock: Clock,
         on_report: Callable[[Report], None],
         state_dir: Path | None,
+        launcher: LauncherConfig | None = None,
+        on_notice: Callable[[Lines], None] = lambda lines: None,
     ) -> None:
         self._board = board
         self._clock = clock
-        self.ejector: GpioEjector | None = None
-        if board.motor is not None and board.beam is not None:
+        self.ejector: GpioEjector | SerialEjector | None = None
+        if launcher is not None and launcher.link == "serial" and launcher.port is not None:
+            self.ejector = SerialEjector(
+                launcher.port,
+                baud=launcher.baud,
+                clock=clock,
+                on_report=on_report,
+                on_link=lambda up: on_notice(LINK_UP if up else LINK_DOWN),
+            )
+        elif board.motor is not None and board.beam is not None:
             beam, empty = board.beam, board.empty
             self.ejector = GpioEjector(
                 board.motor,
@@ -86,8 +101,8 @@ class LauncherLink:
 
     def edge(self, name: str, active: bool, time: float) -> None:
         """An edge of the beam or of the hopper switch."""
-        if self.ejector is None:
-            return
+        if not isinstance(self.ejector, GpioEjector):
+            return  # a controller's beam and switch are its own
         if name == "launcher.beam":
             self.ejector.beam(active, time)
         elif name == "launcher.empty" and active:
@@ -132,5 +147,7 @@ class LauncherLink:
         return []
 
     def close(self) -> None:
+        if isinstance(self.ejector, SerialEjector):
+            self.ejector.close()
         if self._owed is not None:
             self._owed.close()

@@ -15,7 +15,6 @@ run here under CPython: one implementation of the protocol, checked on both inte
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections.abc import Callable
@@ -98,7 +97,6 @@ class SerialEjector:
         self._resend: Timer | None = None
         self._beat: Timer | None = None
         self._lost_event = asyncio.Event()
-        self._closed = False
         self._task = self._loop.create_task(self._keep_connected())
 
     @property
@@ -135,12 +133,9 @@ class SerialEjector:
         if self._current is not None:
             self._send(p.STOP, b"")
 
-    async def close(self) -> None:
-        """Let go of the port."""
-        self._closed = True
+    def close(self) -> None:
+        """Let go of the port (its task ends on the loop's next turn)."""
         self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
         self._disconnect()
 
     # -- the connection ------------------------------------------------------------------

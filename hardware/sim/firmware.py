@@ -5,6 +5,8 @@ whose pins are the model's motor, beam and hopper switch, and whose UART is a fi
 (a pseudo-terminal). The Pico's blocking main loop becomes callbacks on the asyncio loop: bytes
 when the descriptor is readable, beam interrupts as they happen, and a timer at the time the
 firmware says it next has something to do. `reset` restarts the firmware as a watchdog would.
+With a `jam_rate`, a card sticks in the slot now and then; a hand clears it a moment after
+the motor has stopped for it, and the firmware goes on when the host says OK.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from .pins import SimFactory
 
 log = logging.getLogger(__name__)
 
+TICKS_MASK = 2**30 - 1
+TICKS_HALF = 2**29
+UNJAM_TIME = 1.0  # seconds after the motor stopped for a jam until a hand has cleared it
+
 
 class FirmwareSim:
     """The launcher controller on `fd`: create it inside the running loop; `close` it."""
@@ -33,6 +39,7 @@ class FirmwareSim:
         clock: Clock,
         cards: int = 54,
         rng: random.Random | None = None,
+        jam_rate: float = 0.0,
     ) -> None:
         self._loop = asyncio.get_running_loop()
         self._clock = clock
@@ -54,6 +61,9 @@ class FirmwareSim:
         self.machine = SimMachine(self.factory, fd, board_id=board_id, on_irq=self._soon)
         self._timer: Timer | None = None
         self._pending = False
+        self.jam_rate = jam_rate
+        self._rolled_for = -1  # the card (by cards out before it) whose jam was decided
+        self._unjam: Timer | None = None
         self.resets = 0
         self._boot()
 
@@ -83,7 +93,8 @@ class FirmwareSim:
         self.board.drive(0)
 
     def _ticks_us(self) -> int:
-        return round(self._clock.now() * 1_000_000)
+        # MicroPython's ticks wrap, on the RP2040 at 2**30 microseconds (18 minutes).
+        return round(self._clock.now() * 1_000_000) & TICKS_MASK
 
     def _readable(self) -> None:
         data = self.board.port.read()
@@ -101,6 +112,7 @@ class FirmwareSim:
         """One pass of the Pico's main loop."""
         self._pending = False
         now, due = self.board.service(self.launcher)
+        self._jams()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -108,6 +120,22 @@ class FirmwareSim:
             when = self._clock.now() + max(0, due - now) / 1_000_000
             self._timer = self._clock.call_at(when, self._service)
 
+    def _jams(self) -> None:
+        model = self.model
+        if self.jam_rate and model.card_in_beam and self._rolled_for != model.cards_out:
+            self._rolled_for = model.cards_out
+            if self.rng.random() < self.jam_rate:
+                log.info("a card sticks in the slot")
+                model.jam()
+        if model.jammed and not model.motor_speed and self._unjam is None:
+            self._unjam = self._clock.call_at(self._clock.now() + UNJAM_TIME, self._clear_jam)
+
+    def _clear_jam(self) -> None:
+        self._unjam = None
+        log.info("the stuck card is freed")
+        self.model.clear_jam()
+
 
 def _ticks_diff(later: int, earlier: int) -> int:
-    return later - earlier
+    """MicroPython's `ticks_diff`: the signed distance on the wrapping count."""
+    return ((later - earlier + TICKS_HALF) & TICKS_MASK) - TICKS_HALF

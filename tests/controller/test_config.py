@@ -57,6 +57,13 @@ timeout_penalty = 1
         ("[settings]\ncolour = 'red'", "no setting named 'colour'"),
         ("[table\n", "not valid TOML"),
         ("[lcd]\ninterface = 'gpio'", "lcd.interface 'gpio' needs a pin for 'lcd.rs'"),
+        ("[launcher]\nlink = 'usb'", "launcher.link must be gpio or serial, not 'usb'"),
+        ("[launcher]\nlink = 'serial'", "launcher.link 'serial' needs launcher.port"),
+        ("[launcher]\nport = 'socket://x:1'", "launcher.port must be a device under /dev/"),
+        ("[launcher]\nport = '/dev/../etc/passwd'", "launcher.port must be a device under /dev/"),
+        ("[launcher]\nbaud = 12345", "launcher.baud must be one of 9600"),
+        ("[launcher]\nbaud = '115200'", "launcher.baud must be a whole number"),
+        ("[launcher]\nspeed = 1", "unknown key 'speed' in [launcher]"),
     ],
 )
 def test_bad_configs_say_why(tmp_path, text, reason):
@@ -130,3 +137,17 @@ def test_the_simulated_table_is_by_default_a_table_that_can_be_built():
 def test_a_config_file_without_seats_leaves_the_count_to_the_wiring():
     assert parse({"table": {"id": "t"}}).seats is None
     assert parse({"table": {"seats": 4}}).pinmap(simulated=True).seats == 4
+
+
+def test_a_serial_launcher_is_configured_and_shown_by_check_config(tmp_path, capsys):
+    port = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614104032f3a2b-if00"
+    path = write(tmp_path, f"[launcher]\nlink = 'serial'\nport = '{port}'\nbaud = 115200\n")
+    config = load(path)
+    assert (config.launcher.link, config.launcher.port, config.launcher.baud) == (
+        "serial",
+        port,
+        115200,
+    )
+    assert load(None).launcher.link == "gpio"
+    assert main(["check-config", "--config", str(path)]) == 0
+    assert f"launcher on a controller at {port}, 115200 baud" in capsys.readouterr().out

@@ -13,7 +13,13 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 CHECKOUT = Path(__file__).parents[2]
-PACKAGES = ("controller", "hardware")
+# The distribution's packages, as pyproject.toml names them for setuptools.
+PACKAGES = tuple(
+    pattern.rstrip("*")
+    for pattern in tomllib.loads((CHECKOUT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]["packages"]["find"]["include"]
+)
 # Files an installer writes beside a distribution; a wheel does not carry them.
 INSTALLER_FILES = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
 
