@@ -33,6 +33,7 @@ if [ $# -gt 1 ]; then
 fi
 TARGET=${1:-$(mktemp -d /var/tmp/flashtable-deploy.XXXXXX)}
 KEEP=${1:+yes}
+chmod 755 "$TARGET" # it becomes the root directory: every user of the chroot must enter it
 
 step() { printf '\n=== %s\n' "$*"; }
 cleanup() {
