@@ -1,4 +1,6 @@
-"""The `flashtable` command: run the daemon, run the simulated table, check a config."""
+"""The `flashtable` command: its options, and which command runs. The daemon's own run is
+controller.run, the fleet's controller.mqtt.fleet_command, the firmware's
+controller.firmware_sim."""
 
 from __future__ import annotations
 
@@ -7,15 +9,14 @@ import asyncio
 import logging
 import os
 import random
-import signal
 import sys
 from pathlib import Path
 
-from hardware.sim.relay import DELAY
-
 from . import __version__
-from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, MqttConfig, load
-from .requests import RereadSettings
+from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, load
+from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
+from .mqtt.fleet_command import fleet_command
+from .run import run_daemon
 
 log = logging.getLogger("flashtable")
 
@@ -182,42 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     target = change.add_mutually_exclusive_group(required=True)
     target.add_argument("--table", metavar="ID", help="the table to change")
     target.add_argument("--all", action="store_true", help="every table that is online")
-    firmware = commands.add_parser(
-        "firmware-sim",
-        help="run the launcher firmware on a simulated launcher, on a pseudo-terminal",
-        description="Run the launcher controller's firmware (firmware/) under CPython, on "
-        "the simulator's launcher model, on a fresh pseudo-terminal. The first line printed is "
-        "'port: /dev/pts/N': give that as [launcher] port (with link = \"serial\") to a "
-        "daemon. Fault options damage the line between the port and the firmware, per byte; "
-        "--jam makes cards stick. Stops on Ctrl-C or SIGTERM.",
-    )
-    firmware.add_argument(
-        "--cards", type=int, default=54, metavar="N", help="cards in the hopper (default: 54)"
-    )
-    for fault, what in (
-        ("drop", "loses a byte"),
-        ("duplicate", "sends a byte twice"),
-        ("corrupt", "changes a byte"),
-        ("delay", f"holds a byte back {int(DELAY * 1000)} ms"),
-    ):
-        firmware.add_argument(
-            f"--{fault}",
-            type=float,
-            default=0.0,
-            metavar="RATE",
-            help=f"chance, 0 to 1, that the line {what} (default: 0)",
-        )
-    firmware.add_argument(
-        "--jam",
-        type=float,
-        default=0.0,
-        metavar="RATE",
-        help="chance, 0 to 1, that a card sticks in the slot; it is freed 1 s after the "
-        "motor stops (default: 0)",
-    )
-    firmware.add_argument("--seed", type=int, help="random seed (default: random)")
-    log_option(firmware)
-    firmware.set_defaults(command_parser=firmware)
+    add_firmware_sim(commands, log_option)
     return parser
 
 
@@ -232,12 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.time_scale <= 0:
             args.command_parser.error(f"--time-scale must be above 0, not {args.time_scale}")
     if args.command == "firmware-sim":
-        if args.cards < 0:
-            args.command_parser.error(f"--cards cannot be below 0, not {args.cards}")
-        for name in ("drop", "duplicate", "corrupt", "delay", "jam"):
-            rate = getattr(args, name)
-            if not 0.0 <= rate <= 1.0:
-                args.command_parser.error(f"--{name} must be 0 to 1, not {rate}")
+        check_firmware_sim(args)
     if args.command in ("check-config", "settings", "fleet"):
         # Commands for the shell print their own one-line messages; the log is the daemon's.
         logging.getLogger().addHandler(logging.NullHandler())
@@ -307,7 +268,7 @@ def check_config(path: Path | None) -> int:
 def settings_command(
     config: Config, state_dir: Path, action: str, changes: list[str], *, table: str = "the table"
 ) -> int:
-    from .settings import SETTINGS, SettingError
+    from .settings import SETTINGS, SettingError, key_value
     from .settings_store import SettingsStore
     from .statefile import reason_of
 
@@ -327,7 +288,7 @@ def settings_command(
     current = loaded.settings
     try:
         if action == "set":
-            pairs = dict(_key_value(text) for text in changes)
+            pairs = dict(key_value(text) for text in changes)
             if not pairs:
                 raise SettingError("nothing to set: give KEY=VALUE")
             current = store.set(pairs)
@@ -348,69 +309,6 @@ def settings_command(
     return 0
 
 
-def _key_value(text: str) -> tuple[str, str]:
-    from .settings import SettingError
-
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise SettingError(f"{text!r} is not KEY=VALUE")
-    return key.strip(), value.strip()
-
-
-def fleet_command(config: Config, args: argparse.Namespace) -> int:
-    from .settings import SettingError, Settings
-
-    if config.mqtt is None:
-        raise ConfigError("the config has no [mqtt] section: fleet needs a broker")
-    changes: dict[str, str] = {}
-    if args.fleet_action == "set":
-        try:
-            changes = dict(_key_value(text) for text in args.changes)
-            Settings().replace(changes)  # a typo is caught here, not by every table
-        except SettingError as err:
-            print(f"flashtable: {err}", file=sys.stderr)
-            return 1
-    try:
-        return asyncio.run(_fleet(config.mqtt, args, changes))
-    except OSError as err:  # aiomqtt's errors are OSErrors too
-        where = f"{config.mqtt.host}:{config.mqtt.port}"
-        print(f"flashtable: cannot reach the broker at {where}: {err}", file=sys.stderr)
-        return 1
-
-
-async def _fleet(mqtt: MqttConfig, args: argparse.Namespace, changes: dict[str, str]) -> int:
-    from .mqtt import fleet
-
-    async with fleet.connect(mqtt) as connection:
-        seen = await fleet.tables(connection)
-        if args.fleet_action == "status":
-            if not seen:
-                print("no tables on this broker")
-            print(f"{'table':<16} {'status':<8} {'mode':<8} {'phase':<11} seats")
-            for table in seen.values():
-                state = table.state
-                seated = state.get("seats")
-                seats = ",".join(map(str, seated)) if isinstance(seated, list) and seated else "-"
-                print(
-                    f"{table.table_id:<16} {table.status:<8} {state.get('mode', '?')!s:<8} "
-                    f"{state.get('phase', '?')!s:<11} {seats}"
-                )
-            return 0
-        wanted = [args.table] if args.table else list(seen)
-        targets, failed = [], False
-        for table_id in wanted:
-            found = seen.get(table_id)
-            if found is not None and found.online:
-                targets.append(table_id)
-                continue
-            print(f"{table_id}: {'offline' if found else 'not on this broker'}, not changed")
-            failed = failed or not args.all
-        for answer in await fleet.change(connection, targets, changes):
-            print(f"{answer.table_id}: {answer.text}")
-            failed = failed or not answer.ok
-        return 1 if failed else 0
-
-
 def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
     from dataclasses import replace
 
@@ -422,142 +320,6 @@ def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
     return run_view(
         config, seed=seed, time_scale=args.time_scale, script=args.script, state_dir=state_dir
     )
-
-
-async def run_daemon(
-    config: Config,
-    state_dir: Path,
-    *,
-    simulated: bool,
-    seed: int,
-    notices: list[tuple[str, str]] | None = None,
-) -> int:
-    from gpiozero.exc import GPIOZeroError
-
-    from hardware.clock import LoopClock
-    from hardware.factory import FactoryError, factory_name, make_factory
-    from hardware.lcd import DisplayError, open_display
-    from hardware.sim.hd44780 import simulated_display
-    from hardware.sim.launcher import LauncherModel
-    from hardware.sim.pins import SimFactory
-
-    from .daemon import Daemon
-    from .game.glyphs import CUSTOM_CHARS
-    from .mqtt import linked
-    from .sdnotify import keep_watchdog_fed, notify, watchdog_interval
-    from .settings_store import SettingsStore, settings_notice
-
-    loop = asyncio.get_running_loop()
-    clock = LoopClock(loop)
-    try:
-        name = "mock" if simulated else factory_name(config.pin_factory)
-        if name == "mock":
-            pin_factory = SimFactory(clock)
-        else:
-            pin_factory = make_factory(name, chip=config.lgpio_chip, work_dir=state_dir)
-    except FactoryError as err:
-        print(f"flashtable: {err}", file=sys.stderr)
-        return 1
-    pinmap = config.pinmap(simulated=simulated)
-    try:
-        if simulated:
-            display, _ = simulated_display(glyphs=CUSTOM_CHARS)
-        else:
-            display = open_display(
-                config.lcd_interface,
-                pins=pinmap.pins,
-                pin_factory=pin_factory,
-                i2c_port=config.i2c_port,
-                i2c_address=config.i2c_address,
-                glyphs=CUSTOM_CHARS,
-            )
-    except DisplayError as err:
-        print(f"flashtable: {err}", file=sys.stderr)
-        return 1
-    store = SettingsStore(state_dir, config.settings)
-    loaded = store.load()
-    if simulated and "launcher.motor.forward" in pinmap:
-        # The simulated table's launcher mechanics, or its beam would never see a card.
-        LauncherModel.for_pinmap(pin_factory, clock, pinmap)
-    try:
-        daemon = Daemon(
-            pinmap=pinmap,
-            pin_factory=pin_factory,
-            display=display,
-            clock=clock,
-            rng=random.Random(seed),
-            settings=loaded.settings,
-            state_dir=state_dir,
-            store=store,
-            notices=[*(notices or []), *([settings_notice(loaded)] if loaded.problems else [])],
-            launcher=config.launcher,
-        )
-    except (GPIOZeroError, OSError) as err:
-        print(f"flashtable: cannot drive the table's pins: {err}", file=sys.stderr)
-        return 1
-
-    def stop() -> None:
-        notify("STOPPING=1")
-        daemon.stop()
-
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop)
-    loop.add_signal_handler(signal.SIGHUP, lambda: daemon.submit(RereadSettings()))
-    log.info("table %s: %d seats, %s pins, seed %d", config.table_id, pinmap.seats, name, seed)
-    async with linked(config, daemon):
-        running = asyncio.create_task(daemon.run())
-        await asyncio.sleep(0)  # the table has shown its first screen
-        notify("READY=1")
-        interval = watchdog_interval()
-        watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
-        await running
-        if watchdog is not None:
-            watchdog.cancel()
-    log.info("stopped")
-    return 0
-
-
-async def run_firmware_sim(args: argparse.Namespace, seed: int) -> int:
-    """The firmware on a fresh pseudo-terminal until a signal; with faults, a relay between
-    the port given out and the firmware's own pseudo-terminal damages the bytes."""
-    import tty
-
-    from hardware.clock import LoopClock
-    from hardware.sim.firmware import FirmwareSim
-    from hardware.sim.relay import LineFaults, Relay
-
-    loop = asyncio.get_running_loop()
-    clock = LoopClock(loop)
-    faults = LineFaults(args.drop, args.duplicate, args.corrupt, args.delay)
-    # Both ends stay open here, so a host that closes the port and opens it again finds it.
-    port_master, port_slave = os.openpty()
-    tty.setraw(port_slave)
-    opened = [port_master, port_slave]
-    firmware_fd = port_master
-    if faults.any:
-        firmware_fd, inner_slave = os.openpty()
-        tty.setraw(inner_slave)
-        opened += [firmware_fd, inner_slave]
-        relay = Relay(port_master, firmware_fd, faults, clock=clock, rng=random.Random(~seed))
-        firmware_fd = inner_slave
-    firmware = FirmwareSim(
-        firmware_fd, clock=clock, cards=args.cards, rng=random.Random(seed), jam_rate=args.jam
-    )
-    print(f"port: {os.ttyname(port_slave)}", flush=True)
-    stopping = asyncio.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopping.set)
-    await stopping.wait()
-    if faults.any:
-        relay.close()
-        log.info("line faults: %s", relay.counts)
-    firmware.close()
-    log.info(
-        "cards out: %d, left in the hopper: %d", firmware.model.cards_out, firmware.model.cards_left
-    )
-    for fd in opened:
-        os.close(fd)
-    return 0
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ import concurrent.futures
 import contextlib
 import logging
 import random
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,7 +27,6 @@ from . import game
 from .config import LauncherConfig
 from .game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
-from .game.events import ExactDraw
 from .game.state import Lines
 from .game_log import GameLog
 from .inbox import Asked, Edge, EncoderTurn, Inbox, Settle, Stop, Wake
@@ -68,7 +66,6 @@ class Daemon:
         notices: Sequence[Lines] = (),
         launcher: LauncherConfig | None = None,
     ) -> None:
-        self.loop_thread = threading.get_ident()
         self._inbox = Inbox(asyncio.get_running_loop())
         self.clock = clock
         self.rng = rng
@@ -115,10 +112,8 @@ class Daemon:
         self._inbox.post(EncoderTurn(steps))
 
     def submit(self, request: Request) -> concurrent.futures.Future[object]:
-        """Hand a request to the table from any thread, task or signal handler; it is carried
-        out in order with the pins' events. The future gets the new `Settings` (settings
-        requests) or None, or the error (SettingError for a refused change). In a coroutine:
-        ``await asyncio.wrap_future(daemon.submit(request))``."""
+        """Hand a request to the table from any thread, task or signal handler, in order with
+        the pins' events; the future tells the outcome (docs/architecture.md)."""
         return self._inbox.ask(request)
 
     def stop(self) -> None:
@@ -185,11 +180,8 @@ class Daemon:
     def handle(self, request: Request) -> Settings | None:
         """Carry out a request now (loop thread only); see `submit`."""
         now = self.clock.now()
-        if isinstance(request, GameCommand):
-            self.feed(Command(request.name, now))
-            return None
-        if isinstance(request, DealCards):
-            self.feed(ExactDraw(request.cards, request.reason, now))
+        if isinstance(request, GameCommand | DealCards):
+            self.feed(request.event(now))
             return None
         settings, notice = self.settings.answer(request, self.table.settings)
         if notice is not None:

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .game.events import Command, ExactDraw
+
 # Play/Pause (start, pause or resume, as the button does), a new round with the same seats,
 # back to seating, and "someone is at the table" (wakes it; the sleep timer starts over).
 GAME_COMMANDS = ("play", "new_round", "seating", "wake")
@@ -48,6 +50,10 @@ class GameCommand:
         if self.name not in GAME_COMMANDS:
             raise ValueError(f"no game command {self.name!r}; one of {', '.join(GAME_COMMANDS)}")
 
+    def event(self, now: float) -> Command:
+        """What this request is to the game."""
+        return Command(self.name, now)
+
 
 @dataclass(frozen=True)
 class DealCards:
@@ -62,6 +68,10 @@ class DealCards:
             raise ValueError(f"cards must be a whole number, not {self.cards!r}")
         if not 1 <= self.cards <= MAX_DEAL:
             raise ValueError(f"cards must be 1 to {MAX_DEAL}, not {self.cards}")
+
+    def event(self, now: float) -> ExactDraw:
+        """What this request is to the game."""
+        return ExactDraw(self.cards, self.reason, now)
 
 
 Request = ChangeSettings | ResetSettings | RereadSettings | GameCommand | DealCards

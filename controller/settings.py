@@ -225,3 +225,11 @@ def setting(key: str) -> Setting:
         return BY_KEY[key]
     except KeyError:
         raise SettingError(f"no setting named {shown(key)}") from None
+
+
+def key_value(text: str) -> tuple[str, str]:
+    """A "KEY=VALUE" of the shell as (key, value); raises SettingError if it is not one."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise SettingError(f"{text!r} is not KEY=VALUE")
+    return key.strip(), value.strip()

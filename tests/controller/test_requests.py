@@ -91,5 +91,5 @@ async def test_stopping_with_the_menu_open_changes_nothing_in_the_game():
         await table.turn(1)  # the menu opens: the turn waits
         assert table.daemon.panel.is_open
         seen = len(table.events)
-    assert table.events[seen:] == []
+    assert list(table.events)[seen:] == []
     assert table.clock.next_due() is None  # no timer of the game outlives the daemon

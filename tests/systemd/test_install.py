@@ -37,7 +37,7 @@ REJECTS_CONFIG = {
     )
 }
 NEVER_READY = {
-    "controller/cli.py": (
+    "controller/run.py": (
         "    loop = asyncio.get_running_loop()\n",
         '    raise RuntimeError("this version dies before READY")\n',
     )

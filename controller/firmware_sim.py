@@ -1,0 +1,108 @@
+"""`flashtable firmware-sim`: the launcher controller's firmware under CPython on the
+simulator's launcher model, on a fresh pseudo-terminal, with faults on the line if asked."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import signal
+from collections.abc import Callable
+
+log = logging.getLogger("flashtable")
+
+
+def add_firmware_sim(commands: argparse._SubParsersAction, log_option: Callable) -> None:
+    """The command's parser, with its options."""
+    from hardware.sim.relay import DELAY
+
+    firmware = commands.add_parser(
+        "firmware-sim",
+        help="run the launcher firmware on a simulated launcher, on a pseudo-terminal",
+        description="Run the launcher controller's firmware (firmware/) under CPython, on "
+        "the simulator's launcher model, on a fresh pseudo-terminal. The first line printed is "
+        "'port: /dev/pts/N': give that as [launcher] port (with link = \"serial\") to a "
+        "daemon. Fault options damage the line between the port and the firmware, per byte; "
+        "--jam makes cards stick. Stops on Ctrl-C or SIGTERM.",
+    )
+    firmware.add_argument(
+        "--cards", type=int, default=54, metavar="N", help="cards in the hopper (default: 54)"
+    )
+    for fault, what in (
+        ("drop", "loses a byte"),
+        ("duplicate", "sends a byte twice"),
+        ("corrupt", "changes a byte"),
+        ("delay", f"holds a byte back {int(DELAY * 1000)} ms"),
+    ):
+        firmware.add_argument(
+            f"--{fault}",
+            type=float,
+            default=0.0,
+            metavar="RATE",
+            help=f"chance, 0 to 1, that the line {what} (default: 0)",
+        )
+    firmware.add_argument(
+        "--jam",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="chance, 0 to 1, that a card sticks in the slot; it is freed 1 s after the "
+        "motor stops (default: 0)",
+    )
+    firmware.add_argument("--seed", type=int, help="random seed (default: random)")
+    log_option(firmware)
+    firmware.set_defaults(command_parser=firmware)
+
+
+def check_firmware_sim(args: argparse.Namespace) -> None:
+    if args.cards < 0:
+        args.command_parser.error(f"--cards cannot be below 0, not {args.cards}")
+    for name in ("drop", "duplicate", "corrupt", "delay", "jam"):
+        rate = getattr(args, name)
+        if not 0.0 <= rate <= 1.0:
+            args.command_parser.error(f"--{name} must be 0 to 1, not {rate}")
+
+
+async def run_firmware_sim(args: argparse.Namespace, seed: int) -> int:
+    """The firmware on a fresh pseudo-terminal until a signal; with faults, a relay between
+    the port given out and the firmware's own pseudo-terminal damages the bytes."""
+    import tty
+
+    from hardware.clock import LoopClock
+    from hardware.sim.firmware import FirmwareSim
+    from hardware.sim.relay import LineFaults, Relay
+
+    loop = asyncio.get_running_loop()
+    clock = LoopClock(loop)
+    faults = LineFaults(args.drop, args.duplicate, args.corrupt, args.delay)
+    # Both ends stay open here, so a host that closes the port and opens it again finds it.
+    port_master, port_slave = os.openpty()
+    tty.setraw(port_slave)
+    opened = [port_master, port_slave]
+    firmware_fd = port_master
+    if faults.any:
+        firmware_fd, inner_slave = os.openpty()
+        tty.setraw(inner_slave)
+        opened += [firmware_fd, inner_slave]
+        relay = Relay(port_master, firmware_fd, faults, clock=clock, rng=random.Random(~seed))
+        firmware_fd = inner_slave
+    firmware = FirmwareSim(
+        firmware_fd, clock=clock, cards=args.cards, rng=random.Random(seed), jam_rate=args.jam
+    )
+    print(f"port: {os.ttyname(port_slave)}", flush=True)
+    stopping = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    await stopping.wait()
+    if faults.any:
+        relay.close()
+        log.info("line faults: %s", relay.counts)
+    firmware.close()
+    log.info(
+        "cards out: %d, left in the hopper: %d", firmware.model.cards_out, firmware.model.cards_left
+    )
+    for fd in opened:
+        os.close(fd)
+    return 0
