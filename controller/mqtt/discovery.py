@@ -62,31 +62,31 @@ def config(topics: Topics) -> dict[str, object]:
             command_topic=topics.command,
             payload_press=f'{{"action": "{action}"}}',
         )
-    for key in SELECTS:
-        setting = BY_KEY[key]
+
+    def add_setting(key: str, platform: str, command_template: str, **options: object) -> None:
+        # A setting's entity reads the retained settings and writes through settings/set.
         add(
             f"{key}_setting",
-            "select",
-            setting.label,
+            platform,
+            BY_KEY[key].label,
             entity_category="config",
             state_topic=topics.settings,
             value_template=f"{{{{ value_json.{key} }}}}",
             command_topic=topics.settings_set,
-            command_template=f'{{"{key}": "{{{{ value }}}}"}}',
-            options=[str(option) for option in setting.options],
+            command_template=command_template,
+            **options,
         )
+
+    for key in SELECTS:
+        choices = [str(option) for option in BY_KEY[key].options]
+        add_setting(key, "select", f'{{"{key}": "{{{{ value }}}}"}}', options=choices)
     for key in NUMBERS:
         setting = BY_KEY[key]
         numbers = [option for option in setting.options if isinstance(option, int)]
-        add(
-            f"{key}_setting",
+        add_setting(
+            key,
             "number",
-            setting.label,
-            entity_category="config",
-            state_topic=topics.settings,
-            value_template=f"{{{{ value_json.{key} }}}}",
-            command_topic=topics.settings_set,
-            command_template=f'{{"{key}": {{{{ value | int }}}}}}',
+            f'{{"{key}": {{{{ value | int }}}}}}',
             min=min(numbers),
             max=max(numbers),
             step=1,
