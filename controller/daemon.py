@@ -30,7 +30,7 @@ from .game.effects import Dispense, ResumeLauncher
 from .game.state import Lines
 from .game_log import GameLog
 from .inbox import Asked, Edge, EncoderTurn, Inbox, Settle, Stop, Wake
-from .launcher_link import LAUNCHER_INPUTS, LauncherLink
+from .launcher_link import LauncherLink, RecordKept
 from .panel import Panel
 from .publish import Publisher
 from .renderer import Renderer
@@ -65,6 +65,7 @@ class Daemon:
         store: SettingsStore | None = None,
         notices: Sequence[Lines] = (),
         launcher: LauncherConfig | None = None,
+        background_writes: bool = True,
     ) -> None:
         self._inbox = Inbox(asyncio.get_running_loop())
         self.clock = clock
@@ -81,10 +82,11 @@ class Daemon:
         self.launcher = LauncherLink(
             self.board,
             clock=clock,
-            on_report=self._inbox.put,
+            inbox=self._inbox,
             state_dir=state_dir,
             launcher=launcher,
             on_notice=self._notice,
+            background_writes=background_writes,
         )
         self.table = game.new_table(settings, pinmap.seats, has_launcher=self.launcher.wired)
         self.log = GameLog(self.table, rng)
@@ -166,6 +168,8 @@ class Daemon:
             self.feed(Tick(self.clock.now()))
         elif isinstance(item, Report):
             self.feed(LauncherLink.event_for(item))
+        elif isinstance(item, RecordKept):
+            self.launcher.record_kept()
         elif isinstance(item, EncoderTurn):
             self.panel.encoder_turned(item.steps)
         elif isinstance(item, Asked):
@@ -230,17 +234,14 @@ class Daemon:
 
     def _drain_launcher(self) -> None:
         """Handle the beam edges and launcher reports still queued (at shutdown)."""
-        for item in self._inbox.close():
-            if isinstance(item, Report) or (
-                isinstance(item, Edge) and item.input in LAUNCHER_INPUTS
-            ):
-                self._handle_item(item)
+        for item in filter(LauncherLink.owns, self._inbox.close()):
+            self._handle_item(item)
 
     def _shutdown(self) -> None:
         # Cards already through the beam count before the motor stops for good.
         for event in self.launcher.stop(self._drain_launcher, lambda: self.table.launcher.owed):
             self.feed(event)
-        self.launcher.close()
+        self.launcher.close(self.table.launcher)
         self._wakeup.cancel()
         self._switches.close()
         self.renderer.cancel()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from hardware.board import Board
@@ -23,8 +24,10 @@ from .game import Event
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import CardOut, ExactDraw, LauncherStopped
 from .game.state import Launcher, Lines
+from .inbox import Edge, Inbox
 from .owed import OWED_DAMAGED, OwedFile
 from .settings import Settings
+from .statefile import not_saving
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +35,11 @@ log = logging.getLogger(__name__)
 LAUNCHER_INPUTS = frozenset({"launcher.beam", "launcher.empty"})
 LINK_DOWN: Lines = ("Launcher link   ", "down: cards wait")
 LINK_UP: Lines = ("Launcher link   ", "back            ")
+
+
+@dataclass(frozen=True)
+class RecordKept:
+    """The cards-owed file has taken a write (or refused one): the ejector may go on."""
 
 
 class LauncherLink:
@@ -42,41 +50,69 @@ class LauncherLink:
         board: Board,
         *,
         clock: Clock,
-        on_report: Callable[[Report], None],
+        inbox: Inbox,
         state_dir: Path | None,
         launcher: LauncherConfig | None = None,
         on_notice: Callable[[Lines], None] = lambda lines: None,
+        background_writes: bool = True,
     ) -> None:
+        """The ejector reports to the `inbox` on the loop, the record's writer from its own
+        thread."""
         self._board = board
         self._clock = clock
+        self._on_notice = on_notice
+        on_report = inbox.put
         self.ejector: GpioEjector | SerialEjector | None = None
-        if launcher is not None and launcher.link == "serial" and launcher.port is not None:
+        self._owed: OwedFile | None = None
+        self._refusal_shown = False
+        port = launcher.port if launcher is not None and launcher.link == "serial" else None
+        if port is None and (board.motor is None or board.beam is None):
+            return
+        if state_dir is not None:
+            self._owed = OwedFile(
+                state_dir, on_kept=lambda: inbox.post(RecordKept()), background=background_writes
+            )
+        if port is not None and launcher is not None:
             self.ejector = SerialEjector(
-                launcher.port,
+                port,
                 baud=launcher.baud,
                 clock=clock,
                 on_report=on_report,
                 on_link=lambda up: on_notice(LINK_UP if up else LINK_DOWN),
             )
         elif board.motor is not None and board.beam is not None:
-            beam, empty = board.beam, board.empty
+            owed, beam, empty = self._owed, board.beam, board.empty
             self.ejector = GpioEjector(
                 board.motor,
                 clock=clock,
                 on_report=on_report,
                 beam_clear=lambda: bool(beam.is_active),
                 hopper_empty=lambda: empty is not None and bool(empty.is_active),
+                may_feed=(lambda remaining: True) if owed is None else owed.allows,
             )
-        self._owed = None if state_dir is None else OwedFile(state_dir)
 
     @property
     def wired(self) -> bool:
         return self.ejector is not None
 
     def notices(self) -> list[Lines]:
-        """What the LCD says at start about the cards-owed file."""
-        damaged = self._owed is not None and self._owed.problem is not None
-        return [OWED_DAMAGED] if damaged else []
+        """What the LCD says about the cards-owed file: damaged at start, or not kept."""
+        notices = []
+        if self._owed is not None and self._owed.problem is not None:
+            notices.append(OWED_DAMAGED)
+        if self._owed is not None and self._owed.refused and not self._refusal_shown:
+            self._refusal_shown = True
+            notices.append(not_saving(self._owed.refused))
+        return notices
+
+    def record_kept(self) -> None:
+        """The cards-owed file took a write or refused it: the ejector may let the next card
+        go; the LCD tells of a refusal."""
+        if isinstance(self.ejector, GpioEjector):
+            self.ejector.recheck()
+        if self._owed is not None and self._owed.refused:
+            for lines in self.notices():
+                self._on_notice(lines)
 
     def beam_clear(self) -> bool | None:
         """What the beam sees now (for the hardware test); None without a beam."""
@@ -109,6 +145,13 @@ class LauncherLink:
             self.ejector.hopper_emptied()
 
     @staticmethod
+    def owns(item: object) -> bool:
+        """Whether a queued item is the launcher's: a report, an edge of its beam or switch."""
+        return isinstance(item, Report) or (
+            isinstance(item, Edge) and item.input in LAUNCHER_INPUTS
+        )
+
+    @staticmethod
     def event_for(report: Report) -> Event:
         """What an ejector's report is to the game."""
         if isinstance(report, CardCounted):
@@ -128,9 +171,11 @@ class LauncherLink:
             self.ejector.jam_time = settings.jam_time / 1000
 
     def keep(self, launcher: Launcher) -> None:
-        """Save what the game says is still owed (after every event; returns at once)."""
+        """Save what the game says is still owed, the card on its way out counted as dealt
+        (after every event; returns at once on the table)."""
         if self._owed is not None and self.ejector is not None:
-            self._owed.save((launcher.owed, launcher.fault))
+            owed = max(0, launcher.owed - self.ejector.in_flight)
+            self._owed.save((owed, launcher.fault if owed else None))
 
     def stop(self, drain: Callable[[], None], owed: Callable[[], int]) -> list[Event]:
         """Stop the motor for good. `drain` handles the launcher reports still queued, before
@@ -146,7 +191,10 @@ class LauncherLink:
             return [CardOut(self._clock.now())]
         return []
 
-    def close(self) -> None:
+    def close(self, launcher: Launcher) -> None:
+        """Keep the count left once the motor has stopped for good (no card is on its way
+        any more), and close the file and the port."""
+        self.keep(launcher)
         if isinstance(self.ejector, SerialEjector):
             self.ejector.close()
         if self._owed is not None:

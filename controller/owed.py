@@ -1,69 +1,87 @@
 """The cards the launcher still owes, and a fault waiting for OK, kept across restarts.
 
-Saved after every card the beam counts, by a writer thread: a write with its fsyncs can take
-a long moment on an SD card, and the event loop must not wait, because it stops the motor at
-the right card. Only the newest count is ever written; `close` writes it before the daemon
-ends, so a restart neither deals a card twice nor forgets one.
+The record is written ahead of the launcher (see hardware/ejector.py and docs/state.md): a
+card on its way out is already counted as dealt, and the ejector lets the next card go only
+once the record says so. A restart therefore never deals a card twice; at worst, when the
+power fails with a card between the hopper and the slot, it deals one card fewer.
+
+The file is made once, at full size, and then only overwritten in place: two fixed slots far
+apart on the disk, written in turn, each with a sequence number and a checksum. A write that
+a power cut tears leaves the other slot whole, and a full disk cannot refuse a write that
+needs no new block. Writes go through a writer thread on the real table (an fsync on an SD
+card can take a long moment, and the event loop must not wait), or at once in virtual time.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 
-from .statefile import Unreadable, read_json, unusable, write_json
+from .safe_read import Damaged, parse_json
+from .statefile import Unreadable, read_bytes, reason_of, unusable, write_atomic
 
 log = logging.getLogger(__name__)
 
-FILE_NAME = "launcher.json"
+FILE_NAME = "launcher.owed"
 MAX_OWED = 108  # a whole UNO deck: no game owes more at once
 OWED_DAMAGED = ("Cards owed: file", "damaged, 0 owed")  # the LCD's notice
-
+SLOT_SIZE = 64
+SLOT_OFFSETS = (0, 4096)  # in different blocks of the disk, so one torn write spares the other
+FILE_SIZE = SLOT_OFFSETS[1] + SLOT_SIZE
 
 Owed = tuple[int, str | None]  # (cards, "jam" or "empty" while the launcher waits for OK)
 
 
 class OwedFile:
-    def __init__(self, state_dir: Path) -> None:
+    def __init__(self, state_dir: Path, *, on_kept: Callable[[], None], background: bool) -> None:
+        """`on_kept` is called (from the writer thread, when `background`) after each write
+        has reached the disk, or failed."""
         self.path = state_dir / FILE_NAME
-        self._latest: Owed | None = None  # waiting to be written
-        self._asked = self._load()  # the last state asked for: on disk, or on its way
+        self.problem: Unreadable | None = None  # why the saved count could not be used
+        self.refused: OSError | None = None  # why nothing is kept any more
+        self._on_kept = on_kept
         self._lock = threading.Lock()
+        self._seq = 0
+        self._at_start = self._load()
+        self._kept = self._asked = self._at_start
+        self._fd: int | None = None
+        self._stale = False  # a count that cannot be replaced nor removed stays on the disk
+        self._writing = False
+        self._open()
         self._wanted = threading.Event()
         self._closing = False
         self._writer: threading.Thread | None = None
+        if background and self._fd is not None:
+            self._writer = threading.Thread(target=self._write_loop, name="owed", daemon=True)
+            self._writer.start()
 
     @property
     def at_start(self) -> Owed:
         """What was saved last, read when this was made; (0, None) when there is nothing."""
         return self._at_start
 
-    def _load(self) -> Owed:
-        self.problem: Unreadable | None = None  # why the saved count could not be used
-        try:
-            saved = read_json(self.path)
-            if saved is not None and not _valid(saved):
-                raise unusable(self.path, f"not a count of 0 to {MAX_OWED} cards")
-        except Unreadable as err:
-            # Nothing is dealt for a count that cannot be trusted: a card too few, at worst
-            # a burst, beats a million cards.
-            self.problem, saved = err, None
-        record = saved if isinstance(saved, dict) else {}
-        owed = record.get("owed", 0)
-        self._at_start: Owed = (owed, record.get("fault") if owed else None)
-        return self._at_start
+    def allows(self, cards: int) -> bool:
+        """Whether the disk says `cards` are owed, with no other write on its way; or nothing
+        is kept at all, so that a restart owes nothing and can only err by cards fewer."""
+        with self._lock:
+            if self._fd is None:
+                return not self._stale
+            return not self._writing and self._asked == self._kept and self._kept[0] == cards
 
     def save(self, owed: Owed) -> None:
-        """Have `owed` written soon; returns at once."""
+        """Have `owed` written: at once in virtual time, soon by the writer thread."""
         with self._lock:
-            if owed == self._asked:
+            if self._fd is None or owed == self._asked:
                 return
-            self._asked = self._latest = owed
+            self._asked = owed
         if self._writer is None:
-            self._writer = threading.Thread(target=self._write_loop, name="owed", daemon=True)
-            self._writer.start()
-        self._wanted.set()
+            self._write_latest()
+        else:
+            self._wanted.set()
 
     def close(self) -> None:
         """Write the newest count now and stop the writer."""
@@ -72,6 +90,43 @@ class OwedFile:
         if self._writer is not None:
             self._writer.join()
         self._write_latest()
+        with self._lock:
+            self._close_fd()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _load(self) -> Owed:
+        try:
+            data = read_bytes(self.path, FILE_SIZE)
+            if data is None:
+                return (0, None)
+            self._seq, owed = _newest(data)
+            return owed
+        except Unreadable as err:
+            # Nothing is dealt for a count that cannot be trusted: a card too few, at worst
+            # a burst, beats a million cards.
+            self.problem = err
+        except Damaged as err:
+            self.problem = unusable(self.path, str(err))
+        return (0, None)
+
+    # -- writing -------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        """Open the file for writing in place; it is made at full size when missing."""
+        flags = os.O_WRONLY | os.O_CLOEXEC | os.O_NOFOLLOW
+        try:
+            try:
+                self._fd = os.open(self.path, flags)
+            except FileNotFoundError:
+                blank = bytearray(b" " * (FILE_SIZE - 1) + b"\n")
+                for seq in (self._seq - 1, self._seq):  # the next write replaces the older
+                    offset = SLOT_OFFSETS[seq % 2]
+                    blank[offset : offset + SLOT_SIZE] = _slot(seq, self._at_start)
+                write_atomic(self.path, bytes(blank))
+                self._fd = os.open(self.path, flags)
+        except OSError as err:
+            self._refuse(err)
 
     def _write_loop(self) -> None:
         while not self._closing:
@@ -81,19 +136,80 @@ class OwedFile:
 
     def _write_latest(self) -> None:
         with self._lock:
-            owed, self._latest = self._latest, None
-        if owed is None:
-            return
+            owed, fd = self._asked, self._fd
+            if fd is None or owed == self._kept:
+                return
+            self._writing = True  # until it is on the disk, no card may count on either
+        self._seq += 1
         try:
-            write_json(self.path, {"owed": owed[0], "fault": owed[1]})
+            os.pwrite(fd, _slot(self._seq, owed), SLOT_OFFSETS[self._seq % 2])
+            os.fdatasync(fd)
         except OSError as err:
-            log.error("cannot save the cards owed to %s: %s", self.path, err)
+            self._refuse(err)
+        else:
+            with self._lock:
+                self._kept = owed
+        finally:
+            with self._lock:
+                self._writing = False
+        self._on_kept()
+
+    def _refuse(self, err: OSError) -> None:
+        """The record cannot be kept: remove it (that needs no space), so that a restart owes
+        nothing rather than cards already dealt; from here on nothing is kept."""
+        log.error("cannot keep the cards owed in %s: %s", self.path, reason_of(err))
+        self.refused = err
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as unlink_err:
+            # The old count stays on the disk: the launcher must not deal past it.
+            log.error("cannot remove %s: %s", self.path, reason_of(unlink_err))
+            self._stale = True
+        with self._lock:
+            self._close_fd()
+
+    def _close_fd(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
-def _valid(saved: object) -> bool:
-    if not isinstance(saved, dict) or set(saved) - {"owed", "fault"}:
-        return False
-    owed, fault = saved.get("owed", 0), saved.get("fault")
-    if isinstance(owed, bool) or not isinstance(owed, int) or not 0 <= owed <= MAX_OWED:
-        return False
-    return fault in (None, "jam", "empty")
+def _slot(seq: int, owed: Owed) -> bytes:
+    body = _body(seq, owed)
+    text = "{" + body + f', "check": {zlib.crc32(body.encode())}' + "}"
+    return text.ljust(SLOT_SIZE - 1).encode() + b"\n"
+
+
+def _body(seq: int, owed: Owed) -> str:
+    fault = "null" if owed[1] is None else f'"{owed[1]}"'
+    return f'"seq": {seq}, "owed": {owed[0]}, "fault": {fault}'
+
+
+def _newest(data: bytes) -> tuple[int, Owed]:
+    """(sequence, owed) of the newest whole slot; raises Damaged when neither is whole."""
+    if len(data) != FILE_SIZE:
+        raise Damaged(f"not {FILE_SIZE} bytes long")
+    slots = [_parse(data[offset : offset + SLOT_SIZE]) for offset in SLOT_OFFSETS]
+    whole = [slot for slot in slots if slot is not None]
+    if not whole:
+        raise Damaged(f"no whole record of 0 to {MAX_OWED} cards")
+    return max(whole, key=lambda slot: slot[0])
+
+
+def _parse(raw: bytes) -> tuple[int, Owed] | None:
+    """A slot's (sequence, owed), or None for one that is torn, damaged or impossible."""
+    try:
+        value = parse_json(raw)
+    except Damaged:
+        return None
+    if not isinstance(value, dict) or set(value) != {"seq", "owed", "fault", "check"}:
+        return None
+    seq, owed, fault = value["seq"], value["owed"], value["fault"]
+    numbers = (seq, owed, value["check"])
+    if any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
+        return None
+    if not 0 <= owed <= MAX_OWED or fault not in (None, "jam", "empty"):
+        return None
+    if zlib.crc32(_body(seq, (owed, fault)).encode()) != value["check"]:
+        return None
+    return seq, (owed, fault if owed else None)

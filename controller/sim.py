@@ -85,6 +85,7 @@ class SimTable:
             state_dir=self.state_dir,
             store=self.store,
             notices=[settings_notice(loaded)] if loaded.problems else [],
+            background_writes=False,  # in virtual time a write takes no time
         )
         self._daemon.publisher.listen(self.events.append)
         self._link = linked(self.config, self._daemon)

@@ -91,15 +91,24 @@ def prepare(state_dir: Path) -> list[tuple[str, str]]:
     return []
 
 
-def read_json(path: Path, limit: int = MAX_BYTES) -> object | None:
-    """The file's JSON value; None if there is no file. Raises Unreadable for one that cannot
-    be read or used, after setting it aside. A symbolic link is never followed: the state
-    directory is the daemon's own."""
+def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes | None:
+    """The file's bytes; None if there is no file. Raises Unreadable for one that cannot be
+    read, after setting it aside. A symbolic link is never followed: the state directory is
+    the daemon's own."""
     try:
-        data = read_regular(path, limit, follow_links=False)
-        return None if data is None else parse_json(data)
+        return read_regular(path, limit, follow_links=False)
     except (Damaged, OSError) as err:
         raise unusable(path, reason_of(err)) from None
+
+
+def read_json(path: Path, limit: int = MAX_BYTES) -> object | None:
+    """The file's JSON value; None if there is no file. Raises Unreadable for one that cannot
+    be read or used, after setting it aside."""
+    data = read_bytes(path, limit)
+    try:
+        return None if data is None else parse_json(data)
+    except Damaged as err:
+        raise unusable(path, str(err)) from None
 
 
 def unusable(path: Path, reason: str) -> Unreadable:

@@ -5,6 +5,12 @@ cleared the beam and the beam has stayed clear for a moment, so a flicker inside
 glitch shorter than a card never counts. At the n-th card the motor stops at once and runs
 backwards briefly, pulling the next card back into the hopper; the motor never runs on for
 a card that was not asked for. No beam edge for the jam time while the motor runs is a jam.
+
+A card is let go only when the owner's record allows it (`may_feed`): before the motor starts
+and after each card counted, the record must already say how many will be owed once the
+next card is out. After a count the motor runs on for WRITE_WINDOW while the record catches
+up, and stops, before the next card can reach the slot's mouth, if it has not; `recheck`
+starts it again. So a record on disk never counts a card that has left as still owed.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ SOFT_START_STEP = 0.04
 RETRACT_DUTY = 0.7
 RETRACT_TIME = 0.06
 DEFAULT_JAM_TIME = 0.8
+# How long the motor runs on after a count for the record to say the next card is on its way:
+# well under the shortest travel of a fresh card to the beam (about 80 ms at full speed).
+WRITE_WINDOW = 0.04
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,7 @@ class GpioEjector:
         beam_clear: Callable[[], bool],
         hopper_empty: Callable[[], bool] = lambda: False,
         jam_time: float = DEFAULT_JAM_TIME,
+        may_feed: Callable[[int], bool] = lambda remaining: True,
     ) -> None:
         self._motor = motor
         self._clock = clock
@@ -74,7 +84,9 @@ class GpioEjector:
         self.owed = 0
         self.busy = False
         self.fault: str | None = None  # "jam" or "empty": nothing runs until `resume`
+        self._may_feed = may_feed
         self._feeding = False
+        self._held = False  # a card is to go, once the record allows it
         self._blocked_at: float | None = None
         self._cleared_at: float | None = None  # a card that cleared the beam, not yet counted
         self._stuck_card = False  # a fault stopped the motor with a card in the beam
@@ -85,12 +97,28 @@ class GpioEjector:
         if count < 0:
             raise ValueError("cannot dispense fewer than no cards")
         self.owed += count
-        if self.owed <= 0 or self._feeding or self.fault is not None:
+        if self.owed <= 0 or self._feeding or self._held or self.fault is not None:
             return
         if self._hopper_empty():
             self._halt("empty")
             return
-        self.busy = self._feeding = True
+        self.busy = self._held = True
+        self.recheck()
+
+    @property
+    def in_flight(self) -> int:
+        """1 while a card is on its way out (fed, about to be, or stuck in the beam by a
+        fault), else 0: a record that counts it as dealt errs by one card fewer, never one
+        more."""
+        going = (self._feeding or self._held) and self.owed > 0 and self.fault is None
+        return 1 if going or self._stuck_card else 0
+
+    def recheck(self) -> None:
+        """The record may have caught up: feed the next card if it now allows it."""
+        if not self._held or not self._may_feed(self.owed - 1):
+            return
+        self._held = False
+        self._feeding = True
         # A card left in the beam by a jam or a stop counts when it leaves, however little
         # of it is still to pass.
         self._blocked_at = None if self._beam_clear() else float("-inf")
@@ -109,7 +137,7 @@ class GpioEjector:
         self._count_cleared()
         self._cancel_all()
         self._motor.stop()
-        self.busy = self._feeding = False
+        self.busy = self._feeding = self._held = False
 
     def beam(self, clear: bool, time: float) -> None:
         """A beam edge: `clear` False when a card starts blocking it, True when it has passed."""
@@ -157,16 +185,27 @@ class GpioEjector:
             self._feeding = False
             if self.fault is None:  # never move the roller while a hand clears the slot
                 self._retract()
+        elif self._feeding:
+            self._later("record", time + WRITE_WINDOW, self._wait_for_record)
         self._report(CardOut(time, self.owed))
         if self.owed == 0:
             self._report(Halted("done", self._clock.now(), 0))
+
+    def _wait_for_record(self) -> None:
+        if not self._feeding or self._may_feed(self.owed - 1):
+            return
+        log.warning("the record of the cards owed lags: the launcher waits for it")
+        for name in ("ramp", "watchdog"):
+            self._cancel(name)
+        self._motor.stop()
+        self._feeding, self._held = False, True
 
     def _retract(self) -> None:
         self._motor.backward(RETRACT_DUTY)
 
         def done() -> None:
             self._motor.stop()
-            self.busy = self._feeding
+            self.busy = self._feeding or self._held
 
         self._later("retract", self._clock.now() + RETRACT_TIME, done)
 

@@ -105,6 +105,12 @@ class SerialEjector:
         return self._current is not None
 
     @property
+    def in_flight(self) -> int:
+        """1 while the controller deals (a card may be out before its count arrives), else 0:
+        a record that counts it as dealt errs by one card fewer, never one more."""
+        return 1 if self._current is not None and self.owed > 0 and self.fault is None else 0
+
+    @property
     def jam_time(self) -> float:
         return self._jam_time
 

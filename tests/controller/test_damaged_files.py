@@ -9,12 +9,14 @@ import signal
 import subprocess
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller import owed
 from controller.cli import CONFIG_BAD, config_or_defaults, main
 from controller.config import Config
 from controller.owed import OWED_DAMAGED
@@ -50,14 +52,32 @@ WHOLE_FILE = {
     "too large",
 }
 
+
+def owed_file(*slots: bytes) -> bytes:
+    """A cards-owed file with these two slots, as the daemon lays it out."""
+    data = bytearray(b" " * (owed.FILE_SIZE - 1) + b"\n")
+    for offset, slot in zip(owed.SLOT_OFFSETS, slots, strict=True):
+        data[offset : offset + len(slot)] = slot
+    return bytes(data)
+
+
+def slot_of(seq: int, cards: object, fault: object = None) -> bytes:
+    """A slot with a right checksum for whatever values it is given."""
+    body = f'"seq": {seq}, "owed": {json.dumps(cards)}, "fault": {json.dumps(fault)}'
+    return ("{" + body + f', "check": {zlib.crc32(body.encode())}' + "}").encode()
+
+
+GOOD_OWED = owed_file(slot_of(1, 3, "jam"), slot_of(2, 2, "jam"))
 BAD_OWED = {
     "deep nesting": DEEP,
     "a 5000-digit number": b'{"owed": ' + LONG_NUMBER + b"}",
-    "a million cards": b'{"owed": 1000000}',
-    "true for a count": b'{"owed": true}',
-    "a negative count": b'{"owed": -3}',
-    "an unknown fault": b'{"owed": 2, "fault": "fire"}',
-    "not an object": b"7",
+    "a million cards": owed_file(slot_of(1, 1_000_000), slot_of(2, 1_000_000)),
+    "true for a count": owed_file(slot_of(1, True), slot_of(2, True)),
+    "a negative count": owed_file(slot_of(1, -3), slot_of(2, -3)),
+    "an unknown fault": owed_file(slot_of(1, 2, "fire"), slot_of(2, 2, "fire")),
+    "both slots torn": owed_file(slot_of(1, 3)[:20], slot_of(2, 2)[:30]),
+    "checksums wrong": owed_file(slot_of(1, 3).replace(b"3", b"4"), slot_of(2, 2)[::-1]),
+    "the old JSON file": b'{"owed": 3, "fault": null}',
 }
 
 BAD_CONFIGS = {
@@ -148,23 +168,25 @@ ODD_FILES = {
 
 
 @pytest.mark.parametrize("case", ODD_FILES)
-@pytest.mark.parametrize("name", ["settings.json", "launcher.json"])
+@pytest.mark.parametrize("name", ["settings.json", owed.FILE_NAME])
 def test_a_state_file_that_is_not_a_file_is_set_aside_and_never_hangs(tmp_path, case, name):
     ODD_FILES[case](tmp_path / name)
     status, out = run_sim(tmp_path)
     assert_started(status, out)
     assert f"{name}: " in out
-    assert os.path.lexists(tmp_path / f"{name}.bad") and not os.path.lexists(tmp_path / name)
+    assert os.path.lexists(tmp_path / f"{name}.bad")
+    path = tmp_path / name  # gone, or made anew as the daemon's own file
+    assert not os.path.lexists(path) or (path.is_file() and not path.is_symlink())
 
 
 @pytest.mark.parametrize("case", BAD_OWED)
 async def test_a_bad_cards_owed_file_deals_nothing_and_says_so(tmp_path, case):
-    (tmp_path / "launcher.json").write_bytes(BAD_OWED[case])
+    (tmp_path / owed.FILE_NAME).write_bytes(BAD_OWED[case])
     async with SimTable(seed=1, state_dir=tmp_path) as table:
         assert table.lcd == on_lcd(OWED_DAMAGED)
         await table.advance(10.0)
         assert table.cards_out == 0
-    assert (tmp_path / "launcher.json.bad").read_bytes() == BAD_OWED[case]
+    assert (tmp_path / f"{owed.FILE_NAME}.bad").read_bytes() == BAD_OWED[case]
 
 
 async def test_a_state_directory_that_cannot_be_made_is_shown_and_play_goes_on(tmp_path):
@@ -248,7 +270,7 @@ def damaged(good: bytes) -> st.SearchStrategy[bytes]:
 
 state_files = (
     damaged(GOOD_SETTINGS)
-    | damaged(b'{"owed": 3, "fault": "jam"}')
+    | damaged(GOOD_OWED)
     | json_values.map(lambda v: json.dumps(v).encode())
     | st.dictionaries(st.sampled_from(["owed", "fault", "turn_timer", "mode"]), json_values).map(
         lambda v: json.dumps(v).encode()
@@ -262,7 +284,7 @@ def test_generated_damaged_state_files_never_stop_the_table(settings_bytes, owed
     with tempfile.TemporaryDirectory() as name:
         state_dir = Path(name)
         (state_dir / "settings.json").write_bytes(settings_bytes)
-        (state_dir / "launcher.json").write_bytes(owed_bytes)
+        (state_dir / owed.FILE_NAME).write_bytes(owed_bytes)
         lines = asyncio.run(lcd_after_start(state_dir))
         assert all(len(line) == 16 for line in lines)
         for path in state_dir.glob("*.bad"):  # whatever was set aside is what was there

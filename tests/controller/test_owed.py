@@ -1,41 +1,118 @@
-"""The cards-owed file always ends up holding the last count, however slow the disk."""
+"""The cards-owed file: written ahead of the launcher, in place, and never trusted past what
+it can prove; the ejector lets a card go only when the file allows it."""
 
+import errno
+import os
 import threading
 
 from controller import owed as owed_module
-from controller.owed import OwedFile
-from controller.statefile import read_json
+from controller.owed import FILE_NAME, SLOT_OFFSETS, SLOT_SIZE, OwedFile
 
 
-def test_the_last_count_wins_even_while_a_slow_write_is_under_way(tmp_path, monkeypatch):
-    real_write = owed_module.write_json
-    writing = threading.Event()
-    go_on = threading.Event()
-
-    def slow_write(path, value):
-        writing.set()
-        go_on.wait(5)
-        real_write(path, value)
-
-    monkeypatch.setattr(owed_module, "write_json", slow_write)
-    owed = OwedFile(tmp_path)
-    owed.save((1, None))  # a one-card dispense is asked for...
-    assert writing.wait(5)
-    owed.save((0, None))  # ...and has left before the disk has taken the 1
-    go_on.set()
-    owed.close()
-    assert read_json(tmp_path / "launcher.json") == {"owed": 0, "fault": None}
-    assert OwedFile(tmp_path).at_start == (0, None)
+def made(tmp_path, *, background=False, kept=None):
+    return OwedFile(tmp_path, on_kept=kept or (lambda: None), background=background)
 
 
 def test_a_count_left_from_before_is_read_at_start(tmp_path):
-    owed = OwedFile(tmp_path)
+    owed = made(tmp_path)
     owed.save((3, "jam"))
     owed.close()
-    assert OwedFile(tmp_path).at_start == (3, "jam")
+    assert made(tmp_path).at_start == (3, "jam")
 
 
-def test_a_damaged_file_means_nothing_owed(tmp_path):
-    (tmp_path / "launcher.json").write_text("{not json")
-    assert OwedFile(tmp_path).at_start == (0, None)
-    assert (tmp_path / "launcher.json.bad").exists()
+def test_the_last_count_wins_even_while_a_slow_write_is_under_way(tmp_path, monkeypatch):
+    real_sync = os.fdatasync
+    syncing, go_on, kept = threading.Event(), threading.Event(), threading.Event()
+
+    def slow_sync(fd):
+        syncing.set()
+        go_on.wait(5)
+        real_sync(fd)
+
+    monkeypatch.setattr(owed_module.os, "fdatasync", slow_sync)
+    owed = made(tmp_path, background=True, kept=kept.set)
+    owed.save((1, None))  # a one-card dispense is asked for...
+    assert syncing.wait(5)
+    assert not owed.allows(1)  # ...not on the disk yet: the card must not go
+    owed.save((0, None))  # ...and a later count is asked for before the disk has the 1
+    assert not owed.allows(0)
+    go_on.set()
+    owed.close()
+    assert kept.is_set()
+    assert made(tmp_path).at_start == (0, None)
+
+
+def test_a_card_may_go_only_once_the_disk_has_its_count(tmp_path):
+    owed = made(tmp_path)
+    assert owed.allows(0) and not owed.allows(2)
+    owed.save((2, None))
+    assert owed.allows(2) and not owed.allows(3)
+
+
+def test_a_torn_write_leaves_the_count_before_it(tmp_path):
+    owed = made(tmp_path)
+    owed.save((3, None))
+    owed.save((2, None))  # torn by a power cut, below: the card it allowed never left
+    owed.close()
+    path = tmp_path / FILE_NAME
+    data = bytearray(path.read_bytes())
+    newest = max(SLOT_OFFSETS, key=lambda at: data[at : at + SLOT_SIZE].count(b'"owed": 2'))
+    data[newest + 10 : newest + 30] = b"\0" * 20
+    path.write_bytes(bytes(data))
+    again = made(tmp_path)
+    assert again.at_start == (3, None) and again.problem is None
+
+
+def test_a_full_disk_still_takes_the_count_in_place(tmp_path, monkeypatch):
+    owed = made(tmp_path)
+
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    # A new file could not be made now; the count is written over the old bytes.
+    monkeypatch.setattr(owed_module, "write_atomic", no_space)
+    owed.save((4, None))
+    owed.save((1, None))
+    assert owed.refused is None and owed.allows(1)
+    owed.close()
+    assert made(tmp_path).at_start == (1, None)
+
+
+def test_a_file_that_cannot_be_made_keeps_nothing_and_lets_the_cards_go(tmp_path, monkeypatch):
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(owed_module, "write_atomic", no_space)
+    owed = made(tmp_path)
+    assert owed.refused is not None and owed.refused.errno == errno.ENOSPC
+    assert owed.allows(5)  # a restart owes nothing: it can only err by cards fewer
+    owed.save((5, None))
+    assert not (tmp_path / FILE_NAME).exists()
+
+
+def test_a_failed_write_removes_the_count_so_no_restart_deals_it_again(tmp_path, monkeypatch):
+    owed = made(tmp_path)
+    owed.save((4, None))
+
+    def broken(*args):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(owed_module.os, "pwrite", broken)
+    owed.save((3, None))
+    assert owed.refused is not None and owed.allows(3)
+    assert not (tmp_path / FILE_NAME).exists()
+    assert made(tmp_path).at_start == (0, None)
+
+
+def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(tmp_path, monkeypatch):
+    owed = made(tmp_path)
+    owed.save((4, None))
+
+    def broken(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(owed_module.os, "pwrite", broken)
+    monkeypatch.setattr(owed_module.Path, "unlink", broken)
+    owed.save((3, None))
+    # 4 stays on the disk: a card dealt now would be dealt again after a restart.
+    assert not owed.allows(3) and not owed.allows(4)

@@ -227,3 +227,63 @@ def test_a_hand_crossing_the_beam_while_a_jam_waits_counts_no_cards(rig):
     assert rig.run_until_halted().reason == "done"
     rig.run_for(3.0)
     assert rig.model.cards_out == 2
+
+
+class Record:
+    """What the daemon's cards-owed file tells the ejector: the count it has on the disk."""
+
+    def __init__(self) -> None:
+        self.on_disk: int | None = None
+
+    def allows(self, remaining: int) -> bool:
+        return self.on_disk == remaining
+
+
+def test_the_motor_starts_only_once_the_record_counts_the_first_card_as_dealt():
+    rig, record = Rig(), Record()
+    rig.ejector._may_feed = record.allows
+    rig.ejector.dispense(3)
+    rig.run_for(1.0)
+    assert rig.model.motor_speed == 0 and rig.model.cards_out == 0
+    assert rig.ejector.in_flight == 1  # the record is asked to count it already
+    record.on_disk = 2
+    rig.ejector.recheck()
+    rig.run_for(0.05)
+    assert rig.model.motor_speed > 0
+    rig.close()
+
+
+def test_a_record_that_lags_stops_the_motor_before_the_next_card_reaches_the_slot():
+    rig, record = Rig(), Record()
+    rig.ejector._may_feed = record.allows
+    record.on_disk = 4
+    rig.ejector.dispense(5)
+    rig.ejector.recheck()
+    while rig.model.cards_out < 1:
+        assert rig.clock.run_next(rig.clock.now() + 5)
+    # The record does not take the next count: no second card may leave, or even show.
+    rig.run_for(2.0)
+    assert rig.model.cards_out == 1 and not rig.model.card_in_beam
+    assert rig.model.motor_speed == 0
+    assert not [r for r in rig.reports if isinstance(r, Halted)]  # waiting is not a jam
+    record.on_disk = 3
+    rig.ejector.recheck()
+    while rig.model.cards_out < 2:
+        assert rig.clock.run_next(rig.clock.now() + 5)
+    rig.close()
+
+
+def test_with_a_record_that_keeps_up_every_card_goes_without_a_stop():
+    rig, record = Rig(), Record()
+
+    def keeping_up(remaining: int) -> bool:
+        record.on_disk = remaining  # a write that is on the disk at once
+        return True
+
+    rig.ejector._may_feed = keeping_up
+    rig.ejector.dispense(6)
+    halt = rig.run_until_halted()
+    assert halt.reason == "done" and rig.model.cards_out == 6
+    rig.run_for(1.0)
+    assert len(rig.model.stop_times) == 1  # once, after the retract at the sixth card
+    rig.close()
