@@ -98,7 +98,7 @@ class Daemon:
         self.publisher = Publisher()
         self.mqtt_status = "not set up"  # the Info screen's; the MQTT link keeps it
         self._switches = Switches(
-            self.board.inputs, clock, lambda name: self._inbox.put(Settle(name))
+            self.board.inputs, clock, lambda *asked: self._inbox.put(Settle(*asked)), grace
         )
         self._wakeup = Wakeup(clock, grace, lambda: self._inbox.put(Wake()))
         self.renderer = Renderer(self.board, clock, redraw=self.refresh)
@@ -162,7 +162,7 @@ class Daemon:
             if item.input == "launcher.beam" and self.panel.testing == "beam":
                 self.refresh()
         elif isinstance(item, Settle):
-            self._changed(item.input, self._switches.settled(item.input))
+            self._changed(item.input, self._switches.settled(item.input, item.window))
         elif isinstance(item, Wake):
             self._wakeup.fired()
             self.feed(Tick(self.clock.now()))
@@ -175,10 +175,10 @@ class Daemon:
         elif isinstance(item, Asked):
             item.carry_out(self.handle)
 
-    def _changed(self, name: str, change: Change | None) -> None:
-        if change is None or self.panel.took(name, change):
-            return
-        self.feed(Press(name, change.time) if change.active else Release(name, change.time))
+    def _changed(self, name: str, changes: list[Change]) -> None:
+        for change in changes:
+            if not self.panel.took(name, change):
+                self.feed((Press if change.active else Release)(name, change.time))
 
     # -- requests: the menu's directly, the rest through `submit` --------------------------
     def handle(self, request: Request) -> Settings | None:

@@ -29,9 +29,10 @@ class Edge:
 
 @dataclass(frozen=True)
 class Settle:
-    """An input's debounce window has passed."""
+    """An input's debounce window, the one closing at `window`, has passed."""
 
     input: str
+    window: float
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,24 @@ from hardware.inputs import Change, Debouncer, EdgeInput
 
 
 class Switches:
+    """Each input's debounce, and the settle it asks for once its window has passed.
+
+    A settle is asked for `grace` after its window, as the engine's wakeup is, so it queues
+    behind every edge from inside the window (one may still be crossing from its pin
+    thread). It is for that window only: the loop may get to it late, after a later edge
+    opened a new window whose own edges are not all handled yet.
+    """
+
     def __init__(
-        self, inputs: Mapping[str, EdgeInput], clock: Clock, settle: Callable[[str], None]
+        self,
+        inputs: Mapping[str, EdgeInput],
+        clock: Clock,
+        settle: Callable[[str, float], None],
+        grace: float = 0.0,
     ) -> None:
         self._clock = clock
-        self._settle = settle  # asks for `settled(name)` once the window has passed
+        self._settle = settle  # asks for `settled(name, window)` once the window has passed
+        self._grace = grace
         self._debounce = {
             name: Debouncer(active=device.is_active) for name, device in inputs.items()
         }
@@ -23,24 +36,28 @@ class Switches:
     def __contains__(self, name: object) -> bool:
         return name in self._debounce
 
-    def edge(self, name: str, active: bool, time: float) -> Change | None:
+    def edge(self, name: str, active: bool, time: float) -> list[Change]:
         debouncer = self._debounce[name]
-        change = debouncer.edge(active, time)
+        changes = debouncer.edge(active, time)
         if name in self._timers:
             self._timers[name].cancel()
-        self._timers[name] = self._clock.call_at(debouncer.quiet_at, lambda: self._settled(name))
-        return change
+        window = debouncer.quiet_at
+        self._timers[name] = self._clock.call_at(
+            window + self._grace, lambda: self._settled(name, window)
+        )
+        return changes
 
-    def _settled(self, name: str) -> None:
+    def _settled(self, name: str, window: float) -> None:
         del self._timers[name]
-        self._settle(name)
+        self._settle(name, window)
 
-    def settled(self, name: str) -> Change | None:
-        """The change that bounce hid, if any, once the window has really passed."""
+    def settled(self, name: str, window: float) -> list[Change]:
+        """The change that bounce hid in `window` (when it closed), if any."""
         debouncer = self._debounce[name]
-        if self._clock.now() < debouncer.quiet_at:
-            return None  # a later edge opened a new window
-        return debouncer.settle()
+        if window != debouncer.quiet_at:
+            return []  # a later edge opened a new window: its own settle follows
+        change = debouncer.settle()
+        return [] if change is None else [change]
 
     def close(self) -> None:
         """Cancel the settles still waiting (the daemon stops)."""

@@ -63,12 +63,14 @@ class Change:
 
 
 class Debouncer:
-    """Lockout debounce for one switch.
+    """Lockout debounce for one switch, decided by edge times alone.
 
     The first edge counts at once, at its own edge time, so nothing is delayed and races keep
-    their order. Edges in the next `window` seconds are bounce. When the window has passed,
-    `settle` reports a level that differs from the last reported one as a change at the time of
-    its last edge (a tap shorter than the window is a press and a release, not a stuck press).
+    their order. Edges in the next `window` seconds are bounce. When the window has passed, a
+    level that differs from the last reported one is a change at the time of its last edge (a
+    tap shorter than the window is a press and a release, not a stuck press): `settle` reports
+    it, or the next edge does first if it comes before the settle is handled, so the order in
+    which a busy loop gets to edges and settles never changes what they mean.
     """
 
     def __init__(self, window: float = DEBOUNCE_WINDOW, active: bool = False) -> None:
@@ -78,11 +80,16 @@ class Debouncer:
         self._raw_time = float("-inf")
         self.quiet_at = float("-inf")
 
-    def edge(self, active: bool, time: float) -> Change | None:
+    def edge(self, active: bool, time: float) -> list[Change]:
+        """The changes an edge at `time` makes: none (bounce), its own, or, after the change
+        that an earlier window hid, its own if it still counts."""
+        changes = []
+        if time >= self.quiet_at and (hidden := self.settle()) is not None:
+            changes.append(hidden)
         self._raw, self._raw_time = active, time
-        if time < self.quiet_at or active == self.active:
-            return None
-        return self._accept(active, time)
+        if time >= self.quiet_at and active != self.active:
+            changes.append(self._accept(active, time))
+        return changes
 
     def settle(self) -> Change | None:
         """Call once `quiet_at` has passed: the change bounce hid, if any."""
