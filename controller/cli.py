@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .closed_pipe import quiet_on_closed_pipe
 from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, load
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
 from .mqtt.fleet_command import fleet_command
@@ -188,6 +189,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    return quiet_on_closed_pipe(lambda: command(argv))
+
+
+def command(argv: list[str] | None) -> int:
+    """Parse `argv` and run the command it names; its exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "sim":
