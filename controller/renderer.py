@@ -43,30 +43,41 @@ class Renderer:
 
     def notice(self, lines: Lines) -> None:
         """A message over the game's screen for NOTICE_TIME (a damaged settings file, a disk
-        that refuses a write); several are shown one after another, each once."""
-        if self._notice_timer is not None:
-            if lines != self._notice and lines not in self._waiting:
-                self._waiting.append(lines)
-            return
-        self._notice = lines
+        that refuses a write); several are shown one after another, each once. The next
+        `draw` puts it up, unless the screen is the players' now (`_screen_taken`)."""
+        if lines != self._notice and lines not in self._waiting:
+            self._waiting.append(lines)
+
+    def _show_next(self) -> None:
+        self._notice = self._waiting.pop(0)
 
         def done() -> None:
             self._notice, self._notice_timer = None, None
-            if self._waiting:
-                self.notice(self._waiting.pop(0))
-            self._redraw()
+            self._redraw()  # which shows the next one, if any
 
         self._notice_timer = self._clock.call_at(self._clock.now() + NOTICE_TIME, done)
 
-    def cancel(self) -> None:
-        self._waiting.clear()
+    def _hold_back(self) -> None:
+        """Take the notice off the screen; it is shown again, in full, when the screen is
+        free, before the ones that came after it."""
         if self._notice_timer is not None:
             self._notice_timer.cancel()
             self._notice_timer = None
+        if self._notice is not None:
+            self._waiting.insert(0, self._notice)
+            self._notice = None
+
+    def cancel(self) -> None:
+        self._hold_back()
+        self._waiting.clear()
 
     def draw(self, table: game.Table, panel: Overlay) -> None:
         """Make the lights and the LCD show what they should now."""
         view = game.render(table)
+        if _screen_taken(table):
+            self._hold_back()
+        elif self._notice is None and self._waiting:
+            self._show_next()
         try:
             menu = panel.lines()
         except Exception:  # a menu that cannot draw itself must not take the table down
@@ -74,7 +85,7 @@ class Renderer:
             panel.close()
             return
         # A notice is brief and says something went wrong (a disk that refuses the setting
-        # just changed in the menu): it shows over the menu too.
+        # just changed in the menu): it shows over the menu too, never over a launcher fault.
         lines = self._notice or menu
         if lines is not None:
             view = replace(view, lines=lines)
@@ -91,3 +102,9 @@ class Renderer:
         if self._shown is None or view.backlight != self._shown.backlight:
             self._board.display.backlight(view.backlight)
         self._shown = view
+
+
+def _screen_taken(table: game.Table) -> bool:
+    """Whether the LCD must show the game's own screen, notices or not: a jam or an empty
+    hopper waits for the players' OK with cards owed, and a sleeping table's LCD is dark."""
+    return table.launcher.fault is not None or table.asleep
