@@ -197,6 +197,19 @@ def load(path: Path | None) -> Config:
         raise ConfigError(f"{path}: nested too deep or a number too long") from None
 
 
+def _roles(pins: Mapping[str, Any], within: str = "") -> dict[str, Any]:
+    """[pins] by role name. TOML reads an unquoted `seat1.button = 17` as a table `seat1`
+    holding `button`: the same role as the quoted "seat1.button", so both forms are taken."""
+    roles: dict[str, Any] = {}
+    for key, value in pins.items():
+        name = f"{within}{key}"
+        found = _roles(value, f"{name}.") if isinstance(value, dict) else {name: value}
+        if twice := sorted(found.keys() & roles.keys()):
+            raise ConfigError(f"[pins] {shown(twice[0])} is given twice")
+        roles.update(found)
+    return roles
+
+
 def parse(raw: Mapping[str, Any]) -> Config:
     """A Config from parsed TOML; raises ConfigError naming the first bad key."""
     for section, body in raw.items():
@@ -215,7 +228,8 @@ def parse(raw: Mapping[str, Any]) -> Config:
             span = _RANGES.get(f"{section}.{key}")
             if span is not None and isinstance(value, int) and value not in span:
                 raise _out_of_range(f"{section}.{key}", span, value)
-    for role, pin in raw.get("pins", {}).items():
+    pins = _roles(raw.get("pins", {}))
+    for role, pin in pins.items():
         if isinstance(pin, bool) or not isinstance(pin, int) or abs(pin) > 999:
             raise ConfigError(f"[pins] {shown(role)} must be a BCM number, not {shown(pin)}")
 
@@ -249,7 +263,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
         lcd_interface=interface,
         i2c_port=get("lcd", "i2c_port", Config.i2c_port),
         i2c_address=get("lcd", "i2c_address", Config.i2c_address),
-        pins=dict(raw.get("pins", {})),
+        pins=pins,
         settings=settings,
         mqtt=_mqtt(raw["mqtt"]) if "mqtt" in raw else None,
         launcher=_launcher(raw.get("launcher", {})),

@@ -90,6 +90,19 @@ def test_check_config_rejects_bad_pin_maps_in_one_line(tmp_path, capsys, pins, r
     assert err.count("\n") == 1
 
 
+def test_pin_roles_may_be_written_as_toml_dotted_keys_or_tables(tmp_path):
+    quoted = load(write(tmp_path, '[table]\nseats = 6\n[pins]\n"encoder.push" = 19\n'))
+    dotted = load(write(tmp_path, "[table]\nseats = 6\n[pins]\nencoder.push = 19\n"))
+    table = load(write(tmp_path, "[table]\nseats = 6\n[pins.encoder]\npush = 19\n"))
+    assert quoted.pins == dotted.pins == table.pins == {"encoder.push": 19}
+    assert dotted.pinmap(simulated=False)["encoder.push"] == 19
+
+
+def test_a_pin_role_given_both_quoted_and_dotted_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match=r"'seat1\.button' is given twice"):
+        load(write(tmp_path, '[pins]\n"seat1.button" = 5\nseat1.button = 6\n'))
+
+
 def test_check_config_accepts_a_good_file_and_prints_the_map(tmp_path, capsys):
     path = write(tmp_path, "[table]\nseats = 4\n")
     assert main(["check-config", "--config", str(path)]) == 0
