@@ -16,6 +16,7 @@ from . import __version__
 from .closed_pipe import quiet_on_closed_pipe
 from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, load
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
+from .help_text import Parser
 from .mqtt.fleet_command import fleet_command
 from .run import run_daemon
 
@@ -27,16 +28,6 @@ SIM_STATE_DIR = (
 )
 
 
-class _Formatter(argparse.HelpFormatter):
-    """Prose is wrapped to the terminal; a paragraph of indented lines (the how-to-play
-    table) keeps its columns."""
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        fill = super()._fill_text
-        paragraphs = text.split("\n\n")
-        return "\n\n".join(p if "\n  " in p else fill(p, width, indent) for p in paragraphs)
-
-
 def _how_to_play() -> str:
     from .howto import how_to_play
 
@@ -44,12 +35,11 @@ def _how_to_play() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="flashtable",
         description="Flash Table: lit player buttons, turn timers, SLAP races and a card "
         "launcher for UNO, on a Raspberry Pi.",
         epilog=_how_to_play(),
-        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"flashtable {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -77,12 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     def sim_option(sub: argparse.ArgumentParser, what: str) -> None:
         sub.add_argument("--sim", action="store_true", help=what)
 
-    def log_option(sub: argparse.ArgumentParser) -> None:
+    def log_option(sub: argparse.ArgumentParser, to: str = "standard output") -> None:
         sub.add_argument(
             "--log-level",
             default="info",
             choices=("debug", "info", "warning", "error"),
-            help="how much to log to standard output (default: info)",
+            help=f"how much to log to {to} (default: info)",
         )
 
     run = commands.add_parser(
@@ -107,7 +97,6 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="A script for --headless has one command a line (tap, press, release, hold, "
         "turn, wait, jam, clear, ok, empty, refill, show, inputs, expect); docs/sim-script.md "
         "describes them and docs/examples/full-round.txt plays a whole round.\n\n" + _how_to_play(),
-        formatter_class=_Formatter,
     )
     config_option(sim)
     sim.add_argument("--seed", type=int, default=None, help="random seed (default: random)")

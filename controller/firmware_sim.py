@@ -52,7 +52,7 @@ def add_firmware_sim(commands: argparse._SubParsersAction, log_option: Callable)
         "motor stops (default: 0)",
     )
     firmware.add_argument("--seed", type=int, help="random seed (default: random)")
-    log_option(firmware)
+    log_option(firmware, "standard error")  # standard output is for the port line
     firmware.set_defaults(command_parser=firmware)
 
 

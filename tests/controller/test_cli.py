@@ -1,6 +1,7 @@
 """`flashtable --help` and its commands explain themselves; usage errors exit 2."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -179,3 +180,37 @@ def test_help_says_how_a_round_ends_how_a_seat_is_left_and_what_long_presses_do(
         assert "before a round: join; press again to leave" in out
         assert "hold it 0.6 s  not your turn: jump in" in out
         assert "push held 1 s  in the menu: back" in out
+
+
+COMMANDS = [
+    [],
+    ["run"],
+    ["sim"],
+    ["settings"],
+    ["check-config"],
+    ["fleet", "set"],
+    ["firmware-sim"],
+]
+
+
+@pytest.mark.parametrize("width", [50, 64, 80, 100, 132])
+def test_help_never_breaks_a_word_at_its_hyphen(capsys, monkeypatch, width):
+    monkeypatch.setenv("COLUMNS", str(width))
+    for command in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        out = capsys.readouterr().out
+        assert not re.search(r"[a-z]-\n", out), (command, out)
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    assert "docs/sim-script.md" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("command", "stream"), [("run", "standard output"), ("firmware-sim", "standard error")]
+)
+def test_log_level_help_names_where_the_log_goes(capsys, monkeypatch, command, stream):
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert f"how much to log to {stream} (default: info)" in capsys.readouterr().out
