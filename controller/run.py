@@ -16,6 +16,8 @@ from .requests import RereadSettings
 
 log = logging.getLogger("flashtable")
 
+NO_PI = " (on a Pi; elsewhere, --sim runs the table on simulated pins)"
+
 
 async def run_daemon(
     config: Config,
@@ -49,7 +51,9 @@ async def run_daemon(
         else:
             pin_factory = make_factory(name, chip=config.lgpio_chip, work_dir=state_dir)
     except FactoryError as err:
-        print(f"flashtable: {err}", file=sys.stderr)
+        # The Pi's backends install only on a Pi: elsewhere, say what runs instead.
+        missing = isinstance(err.__cause__, ImportError)
+        print(f"flashtable: {err}{NO_PI if missing else ''}", file=sys.stderr)
         return 1
     pinmap = config.pinmap(simulated=simulated)
     try:

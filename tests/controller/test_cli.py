@@ -1,5 +1,6 @@
 """`flashtable --help` and its commands explain themselves; usage errors exit 2."""
 
+import asyncio
 import os
 import re
 import subprocess
@@ -8,6 +9,8 @@ import sys
 import pytest
 
 from controller.cli import main
+from controller.config import Config
+from controller.run import run_daemon
 
 
 @pytest.mark.parametrize(
@@ -214,3 +217,15 @@ def test_log_level_help_names_where_the_log_goes(capsys, monkeypatch, command, s
     with pytest.raises(SystemExit):
         main([command, "--help"])
     assert f"how much to log to {stream} (default: info)" in capsys.readouterr().out
+
+
+def test_run_without_the_pis_backends_says_that_sim_runs_here(capsys, monkeypatch, tmp_path):
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)  # as on a laptop
+    assert asyncio.run(run_daemon(Config(), tmp_path, simulated=False, seed=1)) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("flashtable: pin factory 'lgpio' is not installed")
+    assert err.endswith(
+        "install flashtable[pi] (on a Pi; elsewhere, --sim runs the table on simulated pins)\n"
+    )
+    assert err.count("\n") == 1
