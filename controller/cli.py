@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import __version__
 from .closed_pipe import quiet_on_closed_pipe
-from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, load
+from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, LauncherConfig, load
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
 from .help_text import Parser
 from .mqtt.fleet_command import fleet_command
@@ -120,6 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="no view: play --script and print the event log",
     )
     sim.add_argument("--script", type=Path, metavar="FILE", help="script to play with --headless")
+    sim.add_argument(
+        "--launcher",
+        choices=("gpio", "serial"),
+        help="gpio: the launcher on the Pi's pins; serial: the launcher firmware in the loop, "
+        "on a pseudo-terminal, over the serial protocol (default: the config's [launcher], so "
+        "a config naming a Pico's port plays with that board)",
+    )
     state_dir_option(sim, default=f"{SIM_STATE_DIR}; a --headless script keeps nothing")
     sim.set_defaults(command_parser=sim)
 
@@ -311,9 +318,23 @@ def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
 
     if args.seats is not None:
         config = replace(config, seats=args.seats)
+    if args.launcher is not None:  # the simulated launcher, on pins or behind the firmware
+        config = replace(config, launcher=LauncherConfig())
+    elif config.launcher.link == "serial":
+        # A real controller: its motor and its watchdog keep real time, and so must the game.
+        real = f"the launcher controller at {config.launcher.port} runs in real time"
+        if args.headless:
+            args.command_parser.error(f"{real}: --headless plays in game time (--launcher)")
+        if args.time_scale != 1:
+            args.command_parser.error(f"{real}: --time-scale must be 1")
     state_dir = args.state_dir or SIM_STATE_DIR
     return run_view(
-        config, seed=seed, time_scale=args.time_scale, script=args.script, state_dir=state_dir
+        config,
+        seed=seed,
+        time_scale=args.time_scale,
+        script=args.script,
+        state_dir=state_dir,
+        firmware=args.launcher == "serial",
     )
 
 

@@ -79,14 +79,16 @@ class Daemon:
             on_turn=self._turn_from_pin,
         )
         notices = [*notices, *([] if state_dir is None else prepare(state_dir))]
+        self.renderer = Renderer(self.board, clock, redraw=self.refresh)
         self.launcher = LauncherLink(
             self.board,
             clock=clock,
             inbox=self._inbox,
             state_dir=state_dir,
             launcher=launcher,
-            on_notice=self._notice,
+            on_notice=self.renderer.notice,
             background_writes=background_writes,
+            on_link=self.renderer.launcher_link,
         )
         self.table = game.new_table(settings, pinmap.seats, has_launcher=self.launcher.wired)
         self.log = GameLog(self.table, rng)
@@ -101,10 +103,9 @@ class Daemon:
             self.board.inputs, clock, lambda *asked: self._inbox.put(Settle(*asked)), grace
         )
         self._wakeup = Wakeup(clock, grace, lambda: self._inbox.put(Wake()))
-        self.renderer = Renderer(self.board, clock, redraw=self.refresh)
         self.panel = Panel(self, clock)
         for lines in [*notices, *self.launcher.notices()]:
-            self._notice(lines)
+            self.renderer.notice(lines)
 
     # -- the border: these run on other threads ------------------------------------------
     def _edge_from_pin(self, name: str, active: bool, time: float) -> None:
@@ -148,7 +149,7 @@ class Daemon:
             with contextlib.suppress(asyncio.CancelledError):
                 # Edges already handed over from the pin threads get onto the queue first.
                 await asyncio.sleep(0)
-            self._shutdown()
+            await self._shutdown()
 
     async def idle(self) -> None:
         """Wait until every event handed over so far has been handled (for simulations)."""
@@ -189,14 +190,10 @@ class Daemon:
             return None
         settings, notice = self.settings.answer(request, self.table.settings)
         if notice is not None:
-            self._notice(notice)
+            self.renderer.notice(notice)
         if settings != self.table.settings:
             self.feed(Configure(settings, now))
         return self.table.settings
-
-    def _notice(self, lines: tuple[str, str]) -> None:
-        self.renderer.notice(lines)
-        self.refresh()
 
     def menu_shown(self, shown: bool) -> None:
         self.feed(Command("menu_opened" if shown else "menu_closed", self.clock.now()))
@@ -237,9 +234,10 @@ class Daemon:
         for item in filter(LauncherLink.owns, self._inbox.close()):
             self._handle_item(item)
 
-    def _shutdown(self) -> None:
+    async def _shutdown(self) -> None:
         # Cards already through the beam count before the motor stops for good.
-        for event in self.launcher.stop(self._drain_launcher, lambda: self.table.launcher.owed):
+        await self.launcher.stop(self._drain_launcher)
+        for event in self.launcher.left_in_slot(self.table.launcher.owed):
             self.feed(event)
         self.launcher.close(self.table.launcher)
         self._wakeup.cancel()

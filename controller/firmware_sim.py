@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
-import random
 import signal
 from collections.abc import Callable
 
@@ -68,41 +66,23 @@ def check_firmware_sim(args: argparse.Namespace) -> None:
 async def run_firmware_sim(args: argparse.Namespace, seed: int) -> int:
     """The firmware on a fresh pseudo-terminal until a signal; with faults, a relay between
     the port given out and the firmware's own pseudo-terminal damages the bytes."""
-    import tty
-
     from hardware.clock import LoopClock
-    from hardware.sim.firmware import FirmwareSim
-    from hardware.sim.relay import LineFaults, Relay
+    from hardware.sim.firmware_port import FirmwarePort
+    from hardware.sim.relay import LineFaults
 
     loop = asyncio.get_running_loop()
-    clock = LoopClock(loop)
-    faults = LineFaults(args.drop, args.duplicate, args.corrupt, args.delay)
-    # Both ends stay open here, so a host that closes the port and opens it again finds it.
-    port_master, port_slave = os.openpty()
-    tty.setraw(port_slave)
-    opened = [port_master, port_slave]
-    firmware_fd = port_master
-    if faults.any:
-        firmware_fd, inner_slave = os.openpty()
-        tty.setraw(inner_slave)
-        opened += [firmware_fd, inner_slave]
-        relay = Relay(port_master, firmware_fd, faults, clock=clock, rng=random.Random(~seed))
-        firmware_fd = inner_slave
-    firmware = FirmwareSim(
-        firmware_fd, clock=clock, cards=args.cards, rng=random.Random(seed), jam_rate=args.jam
-    )
-    print(f"port: {os.ttyname(port_slave)}", flush=True)
-    stopping = asyncio.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopping.set)
-    await stopping.wait()
-    if faults.any:
-        relay.close()
-        log.info("line faults: %s", relay.counts)
-    firmware.close()
-    log.info(
-        "cards out: %d, left in the hopper: %d", firmware.model.cards_out, firmware.model.cards_left
-    )
-    for fd in opened:
-        os.close(fd)
+    port = FirmwarePort(LineFaults(args.drop, args.duplicate, args.corrupt, args.delay))
+    try:
+        firmware = port.start(clock=LoopClock(loop), seed=seed, cards=args.cards, jam_rate=args.jam)
+        print(f"port: {port.port}", flush=True)
+        stopping = asyncio.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stopping.set)
+        await stopping.wait()
+        if port.relay is not None:
+            log.info("line faults: %s", port.relay.counts)
+        model = firmware.model
+        log.info("cards out: %d, left in the hopper: %d", model.cards_out, model.cards_left)
+    finally:
+        port.close()
     return 0

@@ -33,8 +33,6 @@ log = logging.getLogger(__name__)
 
 # The inputs that belong to the launcher, not to the players.
 LAUNCHER_INPUTS = frozenset({"launcher.beam", "launcher.empty"})
-LINK_DOWN: Lines = ("Launcher link   ", "down: cards wait")
-LINK_UP: Lines = ("Launcher link   ", "back            ")
 
 
 @dataclass(frozen=True)
@@ -43,7 +41,9 @@ class RecordKept:
 
 
 class LauncherLink:
-    """The ejector on the board's launcher pins (if wired) and its owed-cards file."""
+    """The ejector on the board's launcher pins (if wired) and its owed-cards file.
+
+    `on_link(up)` tells when a controller's serial link comes and goes (down at first)."""
 
     def __init__(
         self,
@@ -55,12 +55,14 @@ class LauncherLink:
         launcher: LauncherConfig | None = None,
         on_notice: Callable[[Lines], None] = lambda lines: None,
         background_writes: bool = True,
+        on_link: Callable[[bool], None] = lambda up: None,
     ) -> None:
         """The ejector reports to the `inbox` on the loop, the record's writer from its own
         thread."""
         self._board = board
         self._clock = clock
         self._on_notice = on_notice
+        self._on_link = on_link
         on_report = inbox.put
         self.ejector: GpioEjector | SerialEjector | None = None
         self._owed: OwedFile | None = None
@@ -78,7 +80,7 @@ class LauncherLink:
                 baud=launcher.baud,
                 clock=clock,
                 on_report=on_report,
-                on_link=lambda up: on_notice(LINK_UP if up else LINK_DOWN),
+                on_link=on_link,
             )
         elif board.motor is not None and board.beam is not None:
             owed, beam, empty = self._owed, board.beam, board.empty
@@ -122,7 +124,9 @@ class LauncherLink:
     def at_start(self) -> list[Event]:
         """Cards owed when the daemon last stopped: owed again, not forgotten. A jam or an
         empty hopper it was waiting on still waits for OK: the roller must not start with a
-        card stuck, or a hand, in the slot."""
+        card stuck, or a hand, in the slot. A controller's link is down until it answers."""
+        if isinstance(self.ejector, SerialEjector) and not self.ejector.link_up:
+            self._on_link(False)
         if self._owed is None or self.ejector is None:
             return []
         owed, fault = self._owed.at_start
@@ -177,17 +181,24 @@ class LauncherLink:
             owed = max(0, launcher.owed - self.ejector.in_flight)
             self._owed.save((owed, launcher.fault if owed else None))
 
-    def stop(self, drain: Callable[[], None], owed: Callable[[], int]) -> list[Event]:
+    async def stop(self, drain: Callable[[], None]) -> None:
         """Stop the motor for good. `drain` handles the launcher reports still queued, before
-        and after the stop; returns the card left sticking out of the slot, if any, which
-        belongs to the presser (SPEC §1)."""
+        and after the stop; a controller is told STOP and heard out (`SerialEjector.halt`)."""
         if self.ejector is None:
-            return []
+            return
         drain()
-        self.ejector.stop()
+        if isinstance(self.ejector, SerialEjector):
+            await self.ejector.halt()
+        else:
+            self.ejector.stop()
         drain()
+
+    def left_in_slot(self, owed: int) -> list[Event]:
+        """After `stop`: the card left sticking out of the slot, if any, which belongs to the
+        presser (SPEC §1)."""
         beam = self._board.beam
-        if beam is not None and not beam.is_active and owed():
+        gpio = isinstance(self.ejector, GpioEjector)
+        if gpio and beam is not None and not beam.is_active and owed:
             return [CardOut(self._clock.now())]
         return []
 

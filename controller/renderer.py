@@ -18,6 +18,11 @@ from .game.state import Lines
 log = logging.getLogger(__name__)
 
 NOTICE_TIME = 5.0  # how long the LCD tells of a damaged settings file, and the like
+# While the launcher's serial link is down, the first line takes turns with this.
+OFFLINE_LINE = "Launcher offline"
+OFFLINE_TURN = 2.0  # seconds each
+LINK_DOWN: Lines = ("Launcher link   ", "down: cards wait")
+LINK_BACK: Lines = ("Launcher link   ", "back            ")
 
 
 class Overlay(Protocol):
@@ -40,13 +45,18 @@ class Renderer:
         self._notice: Lines | None = None
         self._notice_timer: Timer | None = None
         self._waiting: list[Lines] = []
+        self._offline = False  # the launcher controller's link is down
+        self._offline_shown = False  # ... and the first line says so, in its turn
+        self._offline_timer: Timer | None = None
+        self._link_was_up = False
 
     def notice(self, lines: Lines) -> None:
         """A message over the game's screen for NOTICE_TIME (a damaged settings file, a disk
-        that refuses a write); several are shown one after another, each once. The next
-        `draw` puts it up, unless the screen is the players' now (`_screen_taken`)."""
+        that refuses a write); several are shown one after another, each once. It goes up
+        at once, unless the screen is the players' now (`_screen_taken`)."""
         if lines != self._notice and lines not in self._waiting:
             self._waiting.append(lines)
+        self._redraw()
 
     def _show_next(self) -> None:
         self._notice = self._waiting.pop(0)
@@ -56,6 +66,39 @@ class Renderer:
             self._redraw()  # which shows the next one, if any
 
         self._notice_timer = self._clock.call_at(self._clock.now() + NOTICE_TIME, done)
+
+    def launcher_link(self, up: bool) -> None:
+        """The launcher controller's link came up or went down. While it is down the LCD
+        says so, for as long as it is down: its first line takes turns with OFFLINE_LINE
+        (the second keeps whose turn it is and the seconds left). Losing a link that was up,
+        and getting it back, are told in a notice too; a table starting up just waits."""
+        if up:
+            if self._offline and self._link_was_up:
+                self.notice(LINK_BACK)
+            self._link_was_up = True
+            self._offline = self._offline_shown = False
+            self._stop_offline()
+        elif not self._offline:
+            self._offline = True
+            if self._link_was_up:
+                self.notice(LINK_DOWN)
+            self._turn_offline()
+        self._redraw()
+
+    def _turn_offline(self) -> None:
+        self._offline_shown = not self._offline_shown
+        self._offline_timer = self._clock.call_at(
+            self._clock.now() + OFFLINE_TURN, self._offline_turned
+        )
+
+    def _offline_turned(self) -> None:
+        self._turn_offline()
+        self._redraw()
+
+    def _stop_offline(self) -> None:
+        if self._offline_timer is not None:
+            self._offline_timer.cancel()
+            self._offline_timer = None
 
     def _hold_back(self) -> None:
         """Take the notice off the screen; it is shown again, in full, when the screen is
@@ -70,11 +113,13 @@ class Renderer:
     def cancel(self) -> None:
         self._hold_back()
         self._waiting.clear()
+        self._stop_offline()
 
     def draw(self, table: game.Table, panel: Overlay) -> None:
         """Make the lights and the LCD show what they should now."""
         view = game.render(table)
-        if _screen_taken(table):
+        taken = _screen_taken(table)
+        if taken:
             self._hold_back()
         elif self._notice is None and self._waiting:
             self._show_next()
@@ -89,6 +134,8 @@ class Renderer:
         lines = self._notice or menu
         if lines is not None:
             view = replace(view, lines=lines)
+        elif self._offline_shown and not taken:
+            view = replace(view, lines=(OFFLINE_LINE, view.lines[1]))
         if panel.light_test is not None:
             lit = panel.light_test
             seats = range(1, table.stations + 1)

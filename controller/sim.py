@@ -17,23 +17,26 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
 from hardware.clock import VirtualClock
 from hardware.sim.bounce import chatter
+from hardware.sim.firmware_port import FirmwarePort
 from hardware.sim.hd44780 import simulated_display
 from hardware.sim.launcher import LauncherModel
 from hardware.sim.pins import SimFactory, SimPin
 
-from .config import Config
+from .config import Config, LauncherConfig
 from .daemon import Daemon
 from .game import Phase
 from .game.glyphs import CUSTOM_CHARS
 from .mqtt import linked
 from .publish import GameEvent
 from .settings_store import Loaded, SettingsStore, settings_notice
+from .sim_firmware import power_on, settle_line
 
 if TYPE_CHECKING:
     from .mqtt.link import TableLink
@@ -46,7 +49,12 @@ class SimTable:
     """Async context manager running one simulated table."""
 
     def __init__(
-        self, config: Config | None = None, *, seed: int = 0, state_dir: Path | None = None
+        self,
+        config: Config | None = None,
+        *,
+        seed: int = 0,
+        state_dir: Path | None = None,
+        firmware: bool = False,
     ) -> None:
         self.config = config or Config()
         self.seed = seed
@@ -56,9 +64,14 @@ class SimTable:
         # The real LCD driver on a model of the HD44780: the text is what the LCD would show.
         self.display, self.lcd_model = simulated_display(glyphs=CUSTOM_CHARS)
         self.pinmap = self.config.pinmap(simulated=True)
-        # The launcher's mechanics claim their pins before the daemon's devices do.
+        # The launcher's mechanics: on the Pi's pins (they claim them before the daemon's
+        # devices do), or behind the firmware on a pseudo-terminal (`firmware`). With a
+        # config naming a real controller's port, they are that controller's own.
         self.launcher: LauncherModel | None = None
-        if "launcher.motor.forward" in self.pinmap:
+        self.firmware = firmware
+        self.firmware_port: FirmwarePort | None = None  # made on entry, with the daemon
+        gpio = not firmware and self.config.launcher.link == "gpio"
+        if gpio and "launcher.motor.forward" in self.pinmap:
             self.launcher = LauncherModel.for_pinmap(
                 self.factory, self.clock, self.pinmap, rng=random.Random(seed)
             )
@@ -67,13 +80,25 @@ class SimTable:
         self._daemon: Daemon | None = None
         self._task: asyncio.Task | None = None
         self.link: TableLink | None = None  # the table's MQTT link, with an [mqtt] section
+        self._linked: AbstractAsyncContextManager[TableLink | None] | None = None
 
     async def __aenter__(self) -> SimTable:
+        try:
+            return await self._start()
+        except BaseException:
+            await self.__aexit__(None, None, None)
+            raise
+
+    async def _start(self) -> SimTable:
         # With a state directory the table keeps its settings there, as the real one does.
         self.store = (
             None if self.state_dir is None else SettingsStore(self.state_dir, self.config.settings)
         )
         loaded = self.store.load() if self.store else Loaded(self.config.settings)
+        launcher = self.config.launcher
+        if self.firmware:
+            self.firmware_port = FirmwarePort()
+            launcher = LauncherConfig(link="serial", port=self.firmware_port.port)
         self._daemon = Daemon(
             pinmap=self.pinmap,
             pin_factory=self.factory,
@@ -86,11 +111,15 @@ class SimTable:
             store=self.store,
             notices=[settings_notice(loaded)] if loaded.problems else [],
             background_writes=False,  # in virtual time a write takes no time
+            launcher=launcher,
         )
         self._daemon.publisher.listen(self.events.append)
-        self._link = linked(self.config, self._daemon)
-        self.link = await self._link.__aenter__()
+        link = linked(self.config, self._daemon)
+        self.link = await link.__aenter__()
+        self._linked = link
         self._task = asyncio.create_task(self._daemon.run())
+        if self.firmware_port is not None:  # the firmware in the loop: controller/sim_firmware
+            self.launcher = await power_on(self.firmware_port, self._daemon, self.clock, self.seed)
         await self.settle()
         return self
 
@@ -100,13 +129,19 @@ class SimTable:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._daemon is not None and self._task is not None:
-            self._daemon.stop()
-            await self._task
-            await self._link.__aexit__(exc_type, exc, tb)
-        if self.launcher is not None:
-            self.launcher.close()
-        self.factory.reset()
+        try:
+            if self._daemon is not None and self._task is not None:
+                self._daemon.stop()
+                await self._task
+            if self._linked is not None:
+                await self._linked.__aexit__(exc_type, exc, tb)
+        finally:
+            # The firmware outlives the daemon, so it hears the host's last STOP.
+            if self.firmware_port is not None:
+                self.firmware_port.close()
+            elif self.launcher is not None:
+                self.launcher.close()
+            self.factory.reset()
 
     @property
     def daemon(self) -> Daemon:
@@ -193,8 +228,12 @@ class SimTable:
     # -- time ----------------------------------------------------------------------------
 
     async def settle(self) -> None:
-        """Let the daemon handle everything that has happened so far."""
-        await self.daemon.idle()
+        """Let the daemon handle everything that has happened so far (and, with the firmware
+        in the loop, both ends of the serial line hear everything sent so far)."""
+        if self.firmware_port is None:
+            await self.daemon.idle()
+        else:
+            await settle_line(self.firmware_port, self.daemon)
 
     async def advance(self, seconds: float) -> None:
         """Let `seconds` of virtual time pass, running every timer due on the way in order."""

@@ -5,7 +5,7 @@ Pico: it asks for cards under dispense ids and turns the controller's counts int
 `CardOut` per card. An id serves one dispense; a new one is made only once the controller has
 said the old one ended. Until then the same id is asked again — after a reconnect, a
 controller reset, a lost frame — and the controller answers it from memory, so a card is
-never asked for twice. While the port is gone it is opened again every RECONNECT seconds;
+never asked for twice. While the port is gone it is opened again (hardware.serial_line);
 cards asked for meanwhile wait as owed.
 
 The frames, acknowledgements and resending are the firmware's own pure modules (firmware/),
@@ -20,21 +20,19 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import serial
-import serial_asyncio_fast
-
 from firmware import protocol as p
 from firmware.link import Link
 
 from .clock import Clock, Timer
 from .ejector import DEFAULT_JAM_TIME, CardOut, Halted, Report
+from .serial_line import SerialLine
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BAUD = 115200
-RECONNECT = 0.25  # seconds between tries to open the port
 HEARTBEAT = 0.5  # STATUS this often, so the controller knows the host is there
 LINK_TIMEOUT = 1.2  # no good frame for this long: the link is down
+HALT_WITHIN = 0.5  # seconds the shutdown waits for the controller to confirm STOP
 RECENT = 4  # ended dispenses whose late cards still count (a card pulled out after a jam)
 ENDS = {p.DONE: "done", p.JAM: "jam", p.EMPTY: "empty", p.HOST_LOST: "host lost"}
 
@@ -44,17 +42,6 @@ class _Dispense:
     id: int
     asked: int
     seen: int = 0
-
-
-class _Line(asyncio.Protocol):
-    def __init__(self, ejector: SerialEjector) -> None:
-        self._ejector = ejector
-
-    def data_received(self, data: bytes) -> None:
-        self._ejector._received(data)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._ejector._lost(exc)
 
 
 class SerialEjector:
@@ -78,7 +65,6 @@ class SerialEjector:
         self._clock = clock
         self._report = on_report
         self._on_link = on_link
-        self._loop = asyncio.get_running_loop()
         # Random, so that a restarted daemon never reuses an id the controller remembers.
         self._next_id = first_id or random.SystemRandom().randrange(1, 2**32)
         self.owed = 0
@@ -92,12 +78,13 @@ class SerialEjector:
         self._asked_for: int | None = None  # the id of the DISPENSE sent on this connection
         self._stopping = False
         self._recent: list[_Dispense] = []
-        self._transport: asyncio.Transport | None = None
         self._link: Link | None = None
         self._resend: Timer | None = None
         self._beat: Timer | None = None
-        self._lost_event = asyncio.Event()
-        self._task = self._loop.create_task(self._keep_connected())
+        self._news = asyncio.Event()  # set whenever frames came in
+        self._line = SerialLine(
+            port, baud, on_open=self._connected, on_data=self._received, on_lost=self._disconnect
+        )
 
     @property
     def busy(self) -> bool:
@@ -109,6 +96,18 @@ class SerialEjector:
         """1 while the controller deals (a card may be out before its count arrives), else 0:
         a record that counts it as dealt errs by one card fewer, never one more."""
         return 1 if self._current is not None and self.owed > 0 and self.fault is None else 0
+
+    @property
+    def connected(self) -> bool:
+        """The port is open (the controller may not have answered yet: see `link_up`)."""
+        return self._link is not None
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing sent waits for the controller's acknowledgement and no frame is half
+        received (true while the port is closed)."""
+        link = self._link
+        return link is None or (link.idle and link.between_frames)
 
     @property
     def jam_time(self) -> float:
@@ -139,54 +138,53 @@ class SerialEjector:
         if self._current is not None:
             self._send(p.STOP, b"")
 
+    async def halt(self, within: float = HALT_WITHIN) -> bool:
+        """Stop the motor by the host's word, at shutdown: STOP, then wait, at most `within`
+        seconds, until the controller has acknowledged it and ended the dispense it ran (its
+        last cards counted). Returns whether it did; if not, the controller stops the motor
+        itself once the host has been silent for its watchdog's time."""
+        self._stopping = True
+        if self._link is None:
+            log.warning("launcher controller not linked at shutdown: its watchdog stops it")
+            return False
+        self._send(p.STOP, b"")
+        deadline = asyncio.get_running_loop().time() + within
+        try:
+            while not self._halted():
+                self._news.clear()
+                left = deadline - asyncio.get_running_loop().time()
+                await asyncio.wait_for(self._news.wait(), max(left, 0))
+        except (TimeoutError, asyncio.CancelledError):
+            # Cancelled too: the shutdown goes on, the controller's watchdog does the rest.
+            log.warning("launcher controller did not confirm STOP within %.1f s", within)
+            return False
+        return True
+
+    def _halted(self) -> bool:
+        link, running = self._link, self._current
+        asked = running is not None and self._asked_for == running.id
+        return link is not None and link.idle and not asked
+
     def close(self) -> None:
         """Let go of the port (its task ends on the loop's next turn)."""
-        self._task.cancel()
+        self._line.close()
+        self.link_up = False  # let go on purpose: no warning, no notice
         self._disconnect()
 
     # -- the connection ------------------------------------------------------------------
 
-    async def _keep_connected(self) -> None:
-        complained = False
-        while True:
-            try:
-                transport, _ = await serial_asyncio_fast.create_serial_connection(
-                    self._loop, lambda: _Line(self), self.port, baudrate=self.baud
-                )
-            except (OSError, serial.SerialException) as err:
-                if not complained:
-                    log.warning("launcher controller not reachable at %s: %s", self.port, err)
-                    complained = True
-                await asyncio.sleep(RECONNECT)
-                continue
-            complained = False
-            self._connected(transport)
-            await self._lost_event.wait()
-            self._lost_event.clear()
-            self._disconnect()
-            await asyncio.sleep(RECONNECT)
-
-    def _connected(self, transport: asyncio.Transport) -> None:
-        log.info("launcher controller port %s open", self.port)
-        self._transport = transport
-        self._link = Link(transport.write)
+    def _connected(self, write: Callable[[bytes], None]) -> None:
+        self._link = Link(write)
         self._asked_for = None
         self.firmware = None  # until this connection's INFO: it may be another board now
         self._send(p.HELLO, bytes((p.PROTOCOL_VERSION,)))
         self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
-
-    def _lost(self, exc: Exception | None) -> None:
-        log.warning("launcher controller port %s closed: %s", self.port, exc or "end of file")
-        self._lost_event.set()
 
     def _disconnect(self) -> None:
         for timer in (self._resend, self._beat):
             if timer is not None:
                 timer.cancel()
         self._resend = self._beat = None
-        if self._transport is not None:
-            self._transport.close()
-        self._transport = None
         self._link = None
         self._set_link(False)
 
@@ -246,6 +244,7 @@ class SerialEjector:
         if self.refused is None and self.firmware is not None:
             self._set_link(True)
         self._arm_resend()
+        self._news.set()
 
     def _message(self, kind: int, payload: bytes) -> None:
         if kind == p.INFO:
@@ -275,7 +274,10 @@ class SerialEjector:
         self.resets += 1
         causes = {p.R_POWER_ON: "power-on", p.R_WATCHDOG: "watchdog", p.R_SOFT: "soft reset"}
         during = self._current
-        log.warning(
+        # A board switched on while nothing ran is news, not trouble.
+        level = logging.INFO if cause == p.R_POWER_ON and during is None else logging.WARNING
+        log.log(
+            level,
             "launcher controller restarted (%s)%s",
             causes.get(cause, f"cause {cause}"),
             f" during dispense {during.id:#010x}" if during else "",

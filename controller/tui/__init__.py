@@ -18,9 +18,12 @@ def run_view(
     time_scale: float,
     script: Path | None,
     state_dir: Path | None = None,
+    firmware: bool = False,
 ) -> int:
     """Play `script` headless and print its event log, or run the interactive view, which
     keeps its settings in `state_dir` (a script keeps nothing: it plays the same each time).
+    With `firmware`, the launcher is the real firmware on a pseudo-terminal, over the serial
+    protocol (controller/sim_firmware.py).
 
     Returns the exit status: 0, or 1 when the script cannot be played or the view's packages
     are not installed (one line says why). The headless player needs none of them.
@@ -28,7 +31,7 @@ def run_view(
     if script is not None:
         from .script import run_script
 
-        return run_script(config, script, seed=seed)
+        return run_script(config, script, seed=seed, firmware=firmware)
     try:
         from .app import TableApp
     except ModuleNotFoundError as err:
@@ -41,6 +44,6 @@ def run_view(
         )
         return 1
 
-    app = TableApp(config, seed=seed, time_scale=time_scale, state_dir=state_dir)
+    app = TableApp(config, seed=seed, time_scale=time_scale, state_dir=state_dir, firmware=firmware)
     app.run()
     return app.return_code or 0

@@ -59,6 +59,7 @@ class TableApp(App[int]):
         run_clock: bool = True,
         state_dir: Path | None = None,
         real_time: Callable[[], float] = time.monotonic,
+        firmware: bool = False,
     ) -> None:
         super().__init__()
         self.config = config
@@ -66,6 +67,7 @@ class TableApp(App[int]):
         self.state_dir = state_dir
         self.seed = seed
         self.time_scale = time_scale
+        self.firmware = firmware
         self.run_clock = run_clock
         self._real_time = real_time
         self._real_last = real_time()
@@ -91,7 +93,7 @@ class TableApp(App[int]):
     async def on_mount(self) -> None:
         self._exits.enter_context(self._route)
         self.table = await self._exits.enter_async_context(
-            SimTable(self.config, seed=self.seed, state_dir=self.state_dir)
+            SimTable(self.config, seed=self.seed, state_dir=self.state_dir, firmware=self.firmware)
         )
         self.fingers = Fingers(self.table)
         self.recorder = Recorder(self.table)

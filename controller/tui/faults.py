@@ -20,6 +20,8 @@ class FaultError(Exception):
 async def apply_fault(table: SimTable, command: str, *args: int) -> str:
     """Do a launcher command to the table's model; returns a line saying what was done."""
     model = table.launcher
+    if model is None and table.config.launcher.link == "serial" and not table.firmware:
+        raise FaultError(f"cannot {command}: the launcher is a real controller's: do it by hand")
     if model is None:
         raise FaultError(f"cannot {command}: this table has no launcher")
     if command == "jam":

@@ -13,6 +13,7 @@ from typing import TextIO
 
 from controller.config import Config
 from controller.sim import SimTable
+from controller.sim_firmware import FirmwareSimError
 from controller.statefile import reason_of
 from hardware.board import input_name
 from hardware.pinmap import input_roles
@@ -182,7 +183,9 @@ def input_names(config: Config) -> frozenset[str]:
     return frozenset(input_name(role) for role in roles)
 
 
-async def play_script(config: Config, path: Path, *, seed: int, out: TextIO) -> None:
+async def play_script(
+    config: Config, path: Path, *, seed: int, out: TextIO, firmware: bool = False
+) -> None:
     """Parse and play the script at `path`; raises ScriptError naming the file and line."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -196,18 +199,22 @@ async def play_script(config: Config, path: Path, *, seed: int, out: TextIO) -> 
         steps = parse(text, input_names(config))
         # The table's warnings (a jam, say) belong in the log with the events, not on stderr.
         with LogRoute() as route:
-            async with SimTable(config, seed=seed) as table:
+            async with SimTable(config, seed=seed, firmware=firmware) as table:
                 await Player(table, out, route).play(steps)
     except ScriptError as err:
         raise ScriptError(f"{path}: {err}") from None
 
 
-def run_script(config: Config, path: Path, *, seed: int) -> int:
+def run_script(config: Config, path: Path, *, seed: int, firmware: bool = False) -> int:
     """The exit status of playing `path`: 0, or 1 with the reason on standard error."""
     try:
-        asyncio.run(play_script(config, path, seed=seed, out=sys.stdout))
-    except ScriptError as err:
+        asyncio.run(play_script(config, path, seed=seed, out=sys.stdout, firmware=firmware))
+    except (ScriptError, FirmwareSimError) as err:
         sys.stdout.flush()
         print(f"flashtable: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # the table has stopped, and the firmware with it
+        sys.stdout.flush()
+        print("flashtable: interrupted", file=sys.stderr)
+        return 130
     return 0

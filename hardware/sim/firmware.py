@@ -64,7 +64,9 @@ class FirmwareSim:
         self.jam_rate = jam_rate
         self._rolled_for = -1  # the card (by cards out before it) whose jam was decided
         self._unjam: Timer | None = None
+        self._own_jam = False  # the jam is one of `jam_rate`'s, not one made from outside
         self.resets = 0
+        self.closed = False
         self._boot()
 
     def _boot(self) -> None:
@@ -82,8 +84,16 @@ class FirmwareSim:
         self._boot()
 
     def close(self) -> None:
+        self.closed = True
         self._halt()
         self.model.close()
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing the firmware sent waits for the host's acknowledgement, no frame is half
+        received and no interrupt waits for the main loop (or the firmware is off)."""
+        link = self.launcher.link
+        return self.closed or (not self._pending and link.idle and link.between_frames)
 
     def _halt(self) -> None:
         self._loop.remove_reader(self._fd)
@@ -127,11 +137,14 @@ class FirmwareSim:
             if self.rng.random() < self.jam_rate:
                 log.info("a card sticks in the slot")
                 model.jam()
-        if model.jammed and not model.motor_speed and self._unjam is None:
+                self._own_jam = True
+        # A jam made from outside (the simulated table's, on demand) waits for whoever made it.
+        if self._own_jam and model.jammed and not model.motor_speed and self._unjam is None:
             self._unjam = self._clock.call_at(self._clock.now() + UNJAM_TIME, self._clear_jam)
 
     def _clear_jam(self) -> None:
         self._unjam = None
+        self._own_jam = False
         log.info("the stuck card is freed")
         self.model.clear_jam()
 

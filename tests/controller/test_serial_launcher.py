@@ -11,9 +11,10 @@ import tty
 from controller.config import Config, LauncherConfig
 from controller.daemon import Daemon
 from controller.game.events import ExactDraw
-from controller.launcher_link import LINK_DOWN
+from controller.owed import OwedFile
+from controller.renderer import LINK_DOWN
 from hardware.clock import LoopClock
-from hardware.serial_ejector import SerialEjector
+from hardware.serial_ejector import HALT_WITHIN, SerialEjector
 from hardware.sim.firmware import FirmwareSim
 from hardware.sim.hd44780 import simulated_display
 from hardware.sim.pins import SimFactory
@@ -64,5 +65,84 @@ def test_the_daemon_dispenses_through_the_firmware_on_a_serial_port(tmp_path):
         daemon.stop()
         await running
         os.close(slave)
+
+    virtual_loop.run(main())
+
+
+class Table:
+    """A daemon whose launcher is the firmware on a real pseudo-terminal, on the loop's
+    clock (virtual in these tests)."""
+
+    def __init__(self, tmp_path) -> None:
+        loop = asyncio.get_running_loop()
+        self.clock = LoopClock(loop)
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.firmware = FirmwareSim(self.master, clock=self.clock, rng=random.Random(1))
+        self.state_dir = tmp_path
+        self.daemon = Daemon(
+            pinmap=Config().pinmap(simulated=False),
+            pin_factory=SimFactory(self.clock),
+            display=simulated_display()[0],
+            clock=self.clock,
+            rng=random.Random(2),
+            settings=Config().settings,
+            grace=0.0,
+            state_dir=tmp_path,
+            launcher=LauncherConfig(link="serial", port=os.ttyname(self.slave)),
+        )
+        self.running = asyncio.create_task(self.daemon.run())
+
+    async def until(self, done, within: float) -> None:
+        start = self.clock.now()
+        while not done():
+            assert self.clock.now() - start < within, "not in time"
+            await asyncio.sleep(0.01)
+
+    def close(self) -> None:
+        self.firmware.close()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def test_shutdown_stops_the_motor_by_the_hosts_word_and_counts_its_last_cards(tmp_path):
+    async def main() -> None:
+        table = Table(tmp_path)
+        ejector = table.daemon.launcher.ejector
+        await table.until(lambda: ejector.link_up, within=2.0)
+        table.daemon.feed(ExactDraw(20, "quick", table.clock.now()))
+        model = table.firmware.model
+        await table.until(lambda: model.cards_out >= 3, within=5.0)
+        assert model.motor_speed > 0
+        stopping = table.clock.now()
+        table.daemon.stop()
+        await table.running
+        # Stopped when the daemon is done: by its STOP, not by the firmware's host watchdog
+        # (2 s of silence), and within the half second the shutdown waits for the answer.
+        assert model.motor_speed <= 0 and not table.firmware.launcher.host_lost
+        assert table.clock.now() - stopping < 0.5
+        out = model.cards_out
+        await asyncio.sleep(3.0)  # the firmware's watchdog time passes: nothing more moves
+        assert model.cards_out == out
+        # The cards owed kept on disk are exactly those the beam has not counted.
+        assert OwedFile(table.state_dir).at_start == (20 - out, None)
+        table.close()
+
+    virtual_loop.run(main())
+
+
+def test_shutdown_waits_half_a_second_at_most_for_a_silent_controller(tmp_path, caplog):
+    async def main() -> None:
+        table = Table(tmp_path)
+        ejector = table.daemon.launcher.ejector
+        await table.until(lambda: ejector.link_up, within=2.0)
+        table.firmware.close()  # it hears nothing more
+        stopping = table.clock.now()
+        table.daemon.stop()
+        await table.running
+        waited = table.clock.now() - stopping
+        assert HALT_WITHIN <= waited < HALT_WITHIN + 0.1
+        assert "did not confirm STOP within 0.5 s" in caplog.text
+        table.close()
 
     virtual_loop.run(main())

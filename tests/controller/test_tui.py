@@ -18,6 +18,7 @@ from controller.config import Config
 from controller.game import Press, Release
 from controller.game.glyphs import ARROW_LEFT, ARROW_RIGHT, timer_bar
 from controller.game.launch import CHIME_TIME, RESULT_TIME
+from controller.renderer import OFFLINE_LINE, OFFLINE_TURN
 from controller.settings import Settings
 from controller.sim import TAP_TIME
 from controller.tui.app import FRAME, TableApp
@@ -607,6 +608,28 @@ def test_q_quits_with_status_zero():
         assert app.return_code == 0
 
     play(scenario)
+
+
+def test_with_the_firmware_in_the_loop_the_keys_and_faults_play_as_on_gpio():
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        assert app.table is not None and app.table.firmware_port is not None
+        await seat_and_start(app, pilot)
+        await keys(app, pilot, "e", "l", gap=CHIME_TIME + 0.5)
+        assert lcd(app) == ("Refill cards    ", "press OK  5 owed")
+        await keys(app, pilot, "r")
+        await keys(app, pilot, "enter", gap=1.5)
+        assert app.table.cards_out == 5 and hopper_text(FULL - 5) in panel(app)
+        assert "launcher firmware" not in screen(app)  # its log is the table's, kept quiet
+        app.table.firmware_port.firmware.close()  # the controller falls silent
+        await app.advance(1.5 + 5.0)  # the link is lost, its notice shown and gone
+        seen = set()
+        for _ in range(round(2 * OFFLINE_TURN / 0.25) + 1):
+            await app.advance(0.25)
+            await pilot.pause()
+            seen.add(lcd_rows(app)[0])
+        assert any(OFFLINE_LINE in row for row in seen), seen
+
+    play(scenario, settings=FIVE_EVERY_HIT, firmware=True)
 
 
 # -- what the view takes care of -----------------------------------------------------------
