@@ -19,7 +19,7 @@ from controller.run import run_daemon
         ([], ["run", "sim", "check-config"]),
         (["run"], ["--sim", "--config", "--state-dir", "--seed", "SIGTERM"]),
         (["check-config"], ["--config", "exits 1"]),
-        (["sim"], ["--seed", "--seats", "--time-scale", "--headless", "--script"]),
+        (["sim"], ["--seed", "--seats", "--time-scale", "--headless", "--script", "--launcher"]),
     ],
 )
 def test_help_is_useful(capsys, argv, words):

@@ -125,7 +125,9 @@ def test_shutdown_stops_the_motor_by_the_hosts_word_and_counts_its_last_cards(tm
         await asyncio.sleep(3.0)  # the firmware's watchdog time passes: nothing more moves
         assert model.cards_out == out
         # The cards owed kept on disk are exactly those the beam has not counted.
-        assert OwedFile(table.state_dir).at_start == (20 - out, None)
+        record = OwedFile(table.state_dir, on_kept=lambda: None, background=False)
+        assert record.at_start == (20 - out, None)
+        record.close()
         table.close()
 
     virtual_loop.run(main())
