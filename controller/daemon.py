@@ -166,7 +166,7 @@ class Daemon:
             self._changed(item.input, self._switches.settled(item.input, item.window))
         elif isinstance(item, Wake):
             self._wakeup.fired()
-            self.feed(Tick(self.clock.now()))
+            self.feed(Tick(self._inbox.known_until(self.clock.now())))
         elif isinstance(item, Report):
             self.feed(LauncherLink.event_for(item))
         elif isinstance(item, RecordKept):
@@ -207,7 +207,7 @@ class Daemon:
     # -- the engine ----------------------------------------------------------------------
     def feed(self, event: Event) -> None:
         """Step the engine with one event and carry out the result (loop thread only)."""
-        now = self.clock.now()
+        now = max(event.time, self._inbox.known_until(self.clock.now()))
         self.log.record(self.table, now, event, self.rng)
         self.table, effects = game.step(self.table, event, now, self.rng)
         for effect in effects:

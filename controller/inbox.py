@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -77,6 +78,7 @@ class Inbox:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._edges: deque[float] = deque()  # the times of the edges on the queue, in order
         self._closed = False
 
     def ask(self, request: Request) -> concurrent.futures.Future[object]:
@@ -91,14 +93,25 @@ class Inbox:
 
     def post(self, item: object) -> None:
         """Put `item` on the queue; safe from any thread and from signal handlers."""
-        self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
+        self._loop.call_soon_threadsafe(self.put, item)
 
     def put(self, item: object) -> None:
         """Put `item` on the queue (loop thread only)."""
+        if isinstance(item, Edge):
+            self._edges.append(item.time)
         self._queue.put_nowait(item)
 
     async def get(self) -> object:
-        return await self._queue.get()
+        item = await self._queue.get()
+        if isinstance(item, Edge):
+            self._edges.popleft()
+        return item
+
+    def known_until(self, now: float) -> float:
+        """`now`, or the time of the earliest edge still on the queue if it is earlier: the
+        game is caught up that far and no further, so a loop that runs late never turns a tap
+        into a hold, nor a press in time into a timeout (edge time is truth)."""
+        return min((now, *self._edges))
 
     def done(self) -> None:
         self._queue.task_done()
@@ -113,6 +126,7 @@ class Inbox:
         """No more requests (the daemon stops): everything queued now, taken off the queue,
         the requests among it answered TableStopped."""
         self._closed = True
+        self._edges.clear()
         items = []
         while not self._queue.empty():
             item = self._queue.get_nowait()

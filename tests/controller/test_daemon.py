@@ -3,6 +3,8 @@
 import asyncio
 import threading
 
+import pytest
+
 from controller.config import Config
 from controller.game import Press, Release
 from controller.settings import Settings
@@ -159,3 +161,51 @@ async def test_a_glancing_tap_and_the_next_handled_late_are_two_presses():
             Press("seat1", start + 0.2),
         ]
         assert len(table.events_of("seat_claimed")) == len(table.events_of("seat_released")) == 1
+
+
+def late_round(**settings) -> SimTable:
+    return SimTable(Config(settings=Settings({"mode": "flash", **settings})), seed=1)
+
+
+async def seat_and_start(table: SimTable) -> tuple[int, int, float]:
+    """Three players and a round: who is lit, a player who is not, when the turn began."""
+    for name in ("seat1", "seat2", "seat3"):
+        await table.tap(name)
+    began = table.now
+    await table.tap("play_pause")
+    [lit] = table.lit()
+    return lit, next(s for s in (1, 2, 3) if s != lit), began
+
+
+@pytest.mark.parametrize("wakeup_first", [False, True], ids=["both-late", "behind-wakeup"])
+async def test_a_tap_the_loop_gets_to_late_never_reads_as_a_jump_in(wakeup_first):
+    async with late_round(turn_timer="off", jump_in="on") as table:
+        lit, other, _ = await seat_and_start(table)
+        pin, start = table.pin(f"seat{other}"), table.now
+        pin.drive_low()
+        if wakeup_first:
+            await table.settle()  # the press is handled: the engine wakes at its 0.6 s mark
+        table.clock.set(start + 0.1)
+        pin.drive_high()  # the release crosses from its thread...
+        table.clock.set(start + 0.8)  # ...and the loop gets to it only now, past the mark
+        if wakeup_first:
+            while table.clock.run_next(start + 0.8):  # behind the wakeup the loop queued
+                pass
+        await table.settle()
+        await table.advance(1.0)
+        assert table.events_of("jump_in") == []
+        assert table.lit() == [lit]
+
+
+async def test_a_press_in_time_that_waits_behind_another_is_still_in_time():
+    async with late_round(turn_timer=4) as table:
+        lit, other, began = await seat_and_start(table)
+        deadline = began + 4.0
+        table.clock.set(deadline - 0.3)
+        table.pin(f"seat{other}").drive_low()  # a press that does nothing, handled first
+        table.clock.set(deadline - 0.05)
+        table.pin(f"seat{lit}").drive_low()  # the lit player, 50 ms before time runs out
+        table.clock.set(deadline + 0.5)
+        await table.settle()
+        assert table.events_of("timeout") == []
+        assert [e.data["seat"] for e in table.events_of("turn_ended")] == [lit]
