@@ -21,7 +21,7 @@ from hardware.pinmap import input_roles
 from .eventlog import Recorder, value_text
 from .faults import FaultError, apply_fault, clear_for_ok
 from .logroute import LogRoute
-from .script_syntax import COUNTS, FAULTS, ScriptError, Step, parse, seconds
+from .script_syntax import COUNTS, FAULTS, ScriptError, Step, parse, seat_number, seconds
 
 
 class Player:
@@ -137,13 +137,13 @@ class Player:
             if not any(rest[0] in line for line in self.table.lcd):
                 raise ScriptError(f"LCD shows {self.table.lcd!r}, not {rest[0]!r}")
         elif what == "light":
-            seat, pattern = int(rest[0]), rest[1]
+            seat, pattern = seat_number(rest[0]), rest[1]
             shown = self.table.lights.get(seat)
             if shown != pattern:
                 raise ScriptError(f"seat {seat} light is {shown}, not {pattern}")
         elif what == "lit":
             lit = self.table.lit()
-            wanted = [] if rest[0] == "none" else [int(rest[0])]
+            wanted = [] if rest[0] == "none" else [seat_number(rest[0])]
             if lit != wanted:
                 raise ScriptError(f"lit seats are {lit or 'none'}, not {rest[0]}")
         elif what == "event":

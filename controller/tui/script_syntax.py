@@ -41,6 +41,19 @@ def whole(text: str, what: str) -> int:
         raise ScriptError(f"{what} must be a whole number, not {text!r}") from None
 
 
+def seat_number(text: str) -> int:
+    """A seat as `expect` names it: 3, or seat3 as its button is named."""
+    try:
+        return int(text.removeprefix("seat"))
+    except ValueError:
+        raise ScriptError(f"a seat is a number or seatN, not {text!r}") from None
+
+
+def _seat(text: str, inputs: frozenset[str]) -> None:
+    if f"seat{seat_number(text)}" not in inputs:
+        raise ScriptError(f"no seat {text!r} at this table")
+
+
 def parse(text: str, inputs: frozenset[str]) -> list[Step]:
     """Check every line before anything is played; raises ScriptError("line N: ...")."""
     steps = []
@@ -123,12 +136,12 @@ def _check(step: Step, inputs: frozenset[str]) -> None:
         if args[0] not in ("on", "off"):
             raise ScriptError(f"inputs on or inputs off, not {args[0]!r}")
     elif command == "expect":
-        _check_expect(args)
+        _check_expect(args, inputs)
     else:
         raise ScriptError(f"unknown command {command!r}")
 
 
-def _check_expect(args: tuple[str, ...]) -> None:
+def _check_expect(args: tuple[str, ...], inputs: frozenset[str]) -> None:
     if not args:
         raise ScriptError(f"expect what? {EXPECTED}")
     what, rest = args[0], args[1:]
@@ -136,13 +149,13 @@ def _check_expect(args: tuple[str, ...]) -> None:
         _count("expect lcd", rest, 1, 1)
     elif what == "light":
         _count("expect light", rest, 2, 2)
-        whole(rest[0], "seat")
+        _seat(rest[0], inputs)
         if rest[1] not in PATTERNS:
             raise ScriptError(f"no light pattern {rest[1]!r}; patterns: {', '.join(PATTERNS)}")
     elif what == "lit":
         _count("expect lit", rest, 1, 1)
         if rest[0] != "none":
-            whole(rest[0], "seat")
+            _seat(rest[0], inputs)
     elif what == "event":
         _count("expect event", rest, 1, 99)
         for pair in rest[1:]:

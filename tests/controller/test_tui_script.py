@@ -230,6 +230,9 @@ def test_an_empty_hopper_waits_for_a_refill_and_ok(tmp_path, capsys):
             "line 3: hold takes a button and a number of seconds, as in 'hold seat1 2.5'",
         ),
         ("expect light 1 sparkle\n", "line 1: no light pattern 'sparkle'"),
+        ("expect light seat7 on\n", "line 1: no seat 'seat7' at this table"),
+        ("expect lit 9\n", "line 1: no seat '9' at this table"),
+        ("expect lit one\n", "line 1: a seat is a number or seatN, not 'one'"),
         ("expect lcd 'open quote\n", "line 1: a quote is opened and never closed"),
         ("expect lit\n", "line 1: expect lit takes a seat, or none, as in 'expect lit 3'"),
         ("tap lit\n", "line 1: 'lit': no seat has the turn now"),
@@ -266,3 +269,18 @@ def test_scripts_name_only_the_buttons_the_table_has():
     assert names == {"seat1", "seat2", "seat3", "slap", "launcher", "play_pause", "encoder.push"}
     with pytest.raises(ScriptError, match="line 1: no button 'seat4'"):
         parse("tap seat4", names)
+
+
+def test_expect_names_a_seat_by_number_or_as_its_button(tmp_path, capsys):
+    script = """
+        tap seat1 seat2
+        expect light 1 on
+        expect light seat2 on
+        tap play_pause
+        expect lit {lit}
+    """
+    _, _, err = run(headless(tmp_path, script.format(lit="none")), capsys)  # who the seed lit
+    lit = re.search(r"lit seats are \[(\d)\]", err).group(1)
+    for name in (lit, f"seat{lit}"):
+        status, _, err = run(headless(tmp_path, script.format(lit=name)), capsys)
+        assert (status, err) == (0, "")
