@@ -1,35 +1,41 @@
 """MQTT with many tables in one process, against one local Mosquitto (started here, on a
-free loopback port): for 1, 10, 50 and 100 simulated tables,
+free loopback port), for 1, 10, 50 and 100 simulated tables:
 
-- event publish -> receive latency, p50 and p99: from the moment the daemon announces an
-  event to the moment a subscriber on the same broker has it;
-- CPU per table while every table plays (claims and releases a seat, two events a round),
-  and while every table is connected and idle;
-- press -> light latency on one table, with MQTT on and with it off, in the same run.
+- event publish -> receive latency, p50 and p99: from the moment a daemon announces an
+  event to the moment a scoreboard has it (bench/mqtt_scoreboard.py, a subscriber in its
+  own process, as a café's scoreboard would be);
+- CPU per table while every table plays, with MQTT on and, as the baseline, off; and
+  while every table is connected and idle;
+- press -> light latency on one more table while the others play, MQTT on against off.
 
-Usage: python bench/mqtt_tables.py [counts, e.g. 1,10,50,100] [rounds per table]
+Every table plays RATE taps a second unless told (a seat claimed or freed: one event and one
+change of `state` each), the tables spread evenly over the second. A busy real table sends
+about one event a second, and a burst of `card_out` while the launcher deals.
+
+Usage: python bench/mqtt_tables.py [counts, e.g. 1,10,50,100] [seconds of play] [taps/s]
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
-
-import aiomqtt
 
 from controller.config import Config, MqttConfig
 from controller.publish import GameEvent
 from controller.sim import SimTable
 
-IDLE_WINDOW = 3.0  # seconds of idle CPU measured
+RATE = 2.0  # taps a second, each table, unless told
+IDLE_WINDOW = 2.0  # seconds of idle CPU measured
+PRESSES = 100  # press -> light samples, each run
 
 
 def start_broker(directory: Path) -> tuple[subprocess.Popen, int]:
@@ -48,133 +54,175 @@ def start_broker(directory: Path) -> tuple[subprocess.Popen, int]:
     raise SystemExit("mosquitto did not start")
 
 
+def start_scoreboard(port: int) -> subprocess.Popen:
+    script = Path(__file__).with_name("mqtt_scoreboard.py")
+    board = subprocess.Popen(
+        [sys.executable, str(script), str(port)], stdout=subprocess.PIPE, text=True
+    )
+    assert board.stdout is not None
+    if board.stdout.readline().strip() != "ready":
+        raise SystemExit("the scoreboard did not start")
+    return board
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def press_to_light(table: SimTable, presses: int) -> list[float]:
-    """Real seconds from a seat button's edge to its light changing (seating: claim, free)."""
+@dataclass
+class Run:
+    """What one run of `count` tables measured."""
+
+    cpu_playing: float  # % of one core, each table
+    cpu_idle: float
+    press_to_light: list[float]  # ms
+    announced: dict[tuple[str, int], int]  # (table, seq) -> monotonic ns, while playing
+
+
+async def play(tables: list[SimTable], rate: float) -> None:
+    """Every table taps seat 1 `rate` times a second, the tables spread over the second."""
+    loop = asyncio.get_running_loop()
+
+    async def player(table: SimTable, start: float) -> None:
+        due = start
+        while True:
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            await table.tap("seat1")
+            due += 1 / rate
+
+    start = loop.time()
+    await asyncio.gather(*(player(t, start + n / rate / len(tables)) for n, t in enumerate(tables)))
+
+
+async def press_to_light(table: SimTable) -> list[float]:
+    """Milliseconds from a seat button's edge to its light changing (seating: claim, free)."""
     taken = []
     pin = table.pin("seat1")
-    for _ in range(presses):
+    for _ in range(PRESSES):
         before = table.light(1)
         start = time.perf_counter()
         pin.drive_low()
         while table.light(1) == before:
             await asyncio.sleep(0)
-        taken.append(time.perf_counter() - start)
+        taken.append(1000 * (time.perf_counter() - start))
         await table.advance(0.1)
         pin.drive_high()
         await table.advance(0.1)
+        await asyncio.sleep(0.01)
     return taken
 
 
-async def run(count: int, rounds: int, port: int) -> None:
-    mqtt = MqttConfig(host="127.0.0.1", port=port, keepalive=30)
-    announced: dict[tuple[str, int], float] = {}
-    latencies: list[float] = []
+def cpu_share(since: tuple[float, float], tables: int) -> float:
+    cpu, wall = since
+    return 100 * (time.process_time() - cpu) / (time.perf_counter() - wall) / tables
+
+
+def clocks() -> tuple[float, float]:
+    return time.process_time(), time.perf_counter()
+
+
+async def run(count: int, seconds: float, rate: float, port: int | None) -> Run:
+    mqtt = None if port is None else MqttConfig(host="127.0.0.1", port=port, keepalive=30)
+    name = "on" if mqtt else "off"
+    announced: dict[tuple[str, int], int] = {}
     async with contextlib.AsyncExitStack() as stack:
-        watcher = await stack.enter_async_context(
-            aiomqtt.Client("127.0.0.1", port, protocol=aiomqtt.ProtocolVersion.V5)
-        )
-        await watcher.subscribe("flashtable/+/event", qos=1)
-
-        async def receive() -> None:
-            async for message in watcher.messages:
-                table_id = str(message.topic).split("/")[1]
-                payload = message.payload
-                assert isinstance(payload, bytes)
-                seq = int(payload.split(b'"seq":')[1].split(b",")[0])
-                sent = announced.pop((table_id, seq), None)
-                if sent is not None:
-                    latencies.append(time.perf_counter() - sent)
-
-        receiver = asyncio.create_task(receive())
         tables = []
-        for n in range(count):
-            table_id = f"bench{n}"
+        for n in range(count + 1):
+            table_id = f"{name}{count}-{n}"
             config = Config(table_id=table_id, seats=2, mqtt=mqtt)
             table = await stack.enter_async_context(SimTable(config, seed=n))
 
             def note(event: GameEvent, table_id: str = table_id) -> None:
-                announced[(table_id, event.seq)] = time.perf_counter()
+                announced[(table_id, event.seq)] = time.monotonic_ns()
 
             table.daemon.publisher.listen(note)
             tables.append(table)
-        while not all(t.link and t.link.connected for t in tables):
+        pressed = tables.pop()
+        while mqtt and not all(t.link and t.link.connected for t in [*tables, pressed]):
             await asyncio.sleep(0.05)
+        announced.clear()
 
-        cpu, wall = time.process_time(), time.perf_counter()
-        for _ in range(rounds):
-            await asyncio.gather(*(t.tap("seat1") for t in tables))
-        for t in tables:
-            assert t.link is not None
-            await t.link.outbox.emptied()
-        while announced:
-            await asyncio.sleep(0.01)
-        busy = 100 * (time.process_time() - cpu) / (time.perf_counter() - wall) / count
+        playing = asyncio.create_task(play(tables, rate))
+        since = clocks()
+        await asyncio.sleep(seconds)
+        cpu_playing = cpu_share(since, count)
+        measured = dict(announced)
+        taken = await press_to_light(pressed)
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
+        for table in tables:
+            if table.link is not None:
+                await table.link.outbox.emptied()
 
-        await asyncio.sleep(1.0)
-        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.sleep(0.5)
+        since = clocks()
         await asyncio.sleep(IDLE_WINDOW)
-        idle = 100 * (time.process_time() - cpu) / (time.perf_counter() - wall) / count
-        receiver.cancel()
-    ms = [1000 * x for x in latencies]
-    p50, p99 = percentile(ms, 0.5), percentile(ms, 0.99)
+        cpu_idle = cpu_share(since, count)
+    return Run(cpu_playing, cpu_idle, taken, measured)
+
+
+def arrivals(board: subprocess.Popen) -> dict[tuple[str, int], int]:
+    board.terminate()
+    out, _ = board.communicate(timeout=30)
+    arrived = {}
+    for line in out.splitlines():
+        table, seq, when = line.split()
+        arrived.setdefault((table, int(seq)), int(when))  # a repeat (at least once) is late
+    return arrived
+
+
+def spread(values: list[float], digits: int) -> str:
+    return f"{percentile(values, 0.5):7.{digits}f} {percentile(values, 0.99):7.{digits}f}"
+
+
+def report(count: int, on: Run, off: Run, arrived: dict[tuple[str, int], int]) -> None:
+    ms = [(arrived[k] - sent) / 1e6 for k, sent in on.announced.items() if k in arrived]
+    lost = len(on.announced) - len(ms)
     print(
-        f"{count:>4} tables  {len(ms):>6} events  publish->receive p50 {p50:6.2f} ms"
-        f"  p99 {p99:7.2f} ms  CPU/table playing {busy:5.2f}%  idle {idle:5.3f}%"
+        f"{count:>6} {len(ms):>7} {lost:>5}  {spread(ms, 2)}"
+        f"   {on.cpu_playing:6.2f} {off.cpu_playing:6.2f} {on.cpu_idle:6.3f}"
+        f"  {spread(on.press_to_light, 3)} {spread(off.press_to_light, 3)}"
     )
-
-
-async def traffic(tables: list[SimTable]) -> None:
-    while True:
-        await asyncio.gather(*(t.tap("seat2") for t in tables))
-
-
-async def lights(port: int, presses: int) -> None:
-    """One table pressed while 20 others keep the broker busy: MQTT on against off."""
-    mqtt = MqttConfig(host="127.0.0.1", port=port)
-    results: dict[str, list[float]] = {}
-    for label, link in (("off", None), ("on", mqtt), ("off", None), ("on", mqtt)):
-        async with contextlib.AsyncExitStack() as stack:
-            others = [
-                await stack.enter_async_context(
-                    SimTable(Config(table_id=f"busy{n}", seats=2, mqtt=link), seed=n)
-                )
-                for n in range(20)
-            ]
-            table = await stack.enter_async_context(
-                SimTable(Config(table_id="pressed", seats=2, mqtt=link))
-            )
-
-            busy = asyncio.create_task(traffic(others))
-            taken = await press_to_light(table, presses)
-            busy.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await busy
-            results.setdefault(label, []).extend(1000 * x for x in taken)
-    for label, ms in results.items():
-        p50, p99 = statistics.median(ms), percentile(ms, 0.99)
-        print(
-            f"press -> light, MQTT {label:<3}  {len(ms)} presses  p50 {p50:.3f} ms"
-            f"  p99 {p99:.3f} ms  (20 other tables playing)"
-        )
 
 
 def main() -> None:
     counts = [int(n) for n in (sys.argv[1] if len(sys.argv) > 1 else "1,10,50,100").split(",")]
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 5.0
+    rate = float(sys.argv[3]) if len(sys.argv) > 3 else RATE
+    load = os.getloadavg()[0]
+    print(
+        f"{rate:g} taps/s each table (an event and a state change each), {seconds:g} s of play"
+        f"; load average {load:.2f} on {os.cpu_count()} cores"
+    )
     with tempfile.TemporaryDirectory() as directory:
         broker, port = start_broker(Path(directory))
+        board = start_scoreboard(port)
         try:
-            for count in counts:
-                asyncio.run(run(count, rounds, port))
-            asyncio.run(lights(port, 200))
+            runs = [
+                (
+                    count,
+                    asyncio.run(run(count, seconds, rate, port)),
+                    asyncio.run(run(count, seconds, rate, None)),
+                )
+                for count in counts
+            ]
+            arrived = arrivals(board)
         finally:
+            board.kill()
             broker.terminate()
             broker.wait()
+    print(
+        "event latency (publish -> receive) and press -> light in ms, p50 and p99;"
+        " CPU per table in % of one core: playing with MQTT on and off, idle with MQTT on"
+    )
+    print(
+        f"{'tables':>6} {'events':>7} {'lost':>5}  {'event latency':>15}"
+        f"   {'CPU on':>6} {'off':>6} {'idle':>6}  {'press->light on':>15} {'off':>15}"
+    )
+    for count, on, off in runs:
+        report(count, on, off, arrived)
 
 
 if __name__ == "__main__":
