@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 FIRST_BACKOFF = 1.0  # seconds before the first retry; doubles up to MAX_BACKOFF
 MAX_BACKOFF = 60.0
 SEND_TIMEOUT = 10.0  # a publish not acknowledged by then counts as a lost connection
+# Publishes awaiting the broker's acknowledgement at once: below what brokers accept from a
+# client (MQTT 5's Receive Maximum: Mosquitto says 20) and paho's own limit (20).
+IN_FLIGHT = 10
 DRAIN_TIME = 1.0  # seconds a clean stop gives the last events to leave
 MAX_CORRELATION = 64  # bytes of correlation data echoed in a reply
 
@@ -163,17 +166,26 @@ class TableLink:
             for task in (sending, receiving, stopping):
                 task.cancel()
             await asyncio.gather(sending, receiving, stopping, return_exceptions=True)
+            self.outbox.returned()  # unacknowledged: sent again on the next connection
         for task in (sending, receiving):
             if task.done() and not task.cancelled():
                 task.result()  # raises the connection's error, for `run` to retry on
 
     async def _send(self, client: aiomqtt.Client) -> None:
+        """Publish what the outbox holds with up to IN_FLIGHT awaiting their
+        acknowledgement, so that a burst (a timeout brings four events and a state) pays
+        one round trip to the broker, not one per message."""
+        await asyncio.gather(*(self._send_one_by_one(client) for _ in range(IN_FLIGHT)))
+
+    async def _send_one_by_one(self, client: aiomqtt.Client) -> None:
         while True:
             message = await self.outbox.next()
             properties = None
             if message.correlation is not None:
                 properties = Properties(PacketTypes.PUBLISH)
                 properties.CorrelationData = message.correlation
+            # From taking a message to handing it to the client nothing waits, so the
+            # broker receives them in the outbox's order, whichever sender took each.
             await client.publish(
                 message.topic,
                 encode(message.payload),

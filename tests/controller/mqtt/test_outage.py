@@ -157,3 +157,47 @@ async def test_the_broker_stopped_and_started_again(tmp_path):
     after = [seq for seq in seqs if seq > before]
     assert after == list(range(first_kept, last + 1))  # in order, no gap, up to the bound
     assert state is not None and state["dropped_events"] == first_kept - before - 1
+
+
+async def test_a_burst_is_in_flight_at_once_and_survives_the_broker_dying_under_it(tmp_path):
+    broker = persistent_broker(tmp_path)
+    broker.start()
+    try:
+        async with watcher(broker) as client:
+            await client.subscribe("flashtable/table13/event", qos=1)
+        broker.stop()  # the watcher's session is on disk now, to outlive a kill
+        broker.start()
+        config = Config(table_id="table13", seats=3, mqtt=table_mqtt(broker, tmp_path, "table13"))
+        async with SimTable(config) as table:
+            link = table.link
+            assert link is not None and broker.process is not None
+            await until(lambda: link.connected, "connected")
+            await link.outbox.emptied()
+            before = table.events[-1].seq if table.events else 0
+
+            broker.process.send_signal(signal.SIGSTOP)  # it reads and acknowledges nothing
+            for seat in (1, 2, 3):
+                await table.tap(f"seat{seat}")
+            last = table.events[-1].seq
+            await until(lambda: link.outbox.in_flight == len(link.outbox), "sent them all")
+            in_flight = link.outbox.in_flight
+            broker.process.kill()  # never having read them
+            broker.process.wait()
+            broker.process = None
+            await until(lambda: not link.connected, "disconnected")
+
+            broker.start()
+            await until(lambda: link.connected, "reconnected")
+            await until(lambda: not link.outbox, "sent again what was in flight")
+
+        seqs = []
+        async with watcher(broker) as client:
+            async with asyncio.timeout(WAIT):
+                async for message in client.messages:
+                    seqs.append(decode(message.payload)["seq"])
+                    if seqs[-1] == last:
+                        break
+    finally:
+        broker.stop()
+    assert in_flight >= last - before == 3  # three events (and states) awaiting one answer
+    assert [seq for seq in seqs if seq > before] == list(range(before + 1, last + 1))
