@@ -155,6 +155,8 @@ class TableApp(App[int]):
             self.push_screen(HelpScreen())
         elif move.kind == "arm_hold":
             self.log_view.note("hold: the next button is held down")
+        elif move.kind == "missing":
+            self.log_view.note(f"no {move.name}: {self.seats} seats here (--seats for up to 8)")
         elif move.kind == "quit":
             self.exit(0)
         self.refresh_view()

@@ -22,7 +22,8 @@ FAULT_KEYS = {"j": "jam", "c": "clear", "e": "empty", "r": "refill"}
 
 @dataclass(frozen=True)
 class Move:
-    """What a key asks for: `kind` is tap, hold, turn, fault, help, arm_hold or quit."""
+    """What a key asks for: `kind` is tap, hold, turn, fault, help, arm_hold or quit, or
+    missing for the key of a seat this table does not have."""
 
     kind: str
     name: str = ""
@@ -30,8 +31,8 @@ class Move:
     steps: int = 0
 
 
-def seat_key(key: str, seats: int) -> int | None:
-    """The seat a digit key (or its shifted character) stands for on a table of `seats`."""
+def seat_key(key: str) -> int | None:
+    """The seat a digit key (or its shifted character) stands for."""
     if key in "12345678" and len(key) == 1:
         seat = int(key)
     elif key.startswith("shift+") and key[6:] in "12345678" and len(key) == 7:
@@ -40,13 +41,15 @@ def seat_key(key: str, seats: int) -> int | None:
         seat = SHIFTED_DIGITS.index(key) + 1
     else:
         return None
-    return seat if seat <= seats else None
+    return seat
 
 
 def move_for(key: str, character: str | None, *, seats: int, armed: bool) -> Move | None:
     """The move for a key (`armed`: `h` was pressed just before, so hold this one)."""
     typed = character if character and character.isprintable() and key != "space" else key
-    seat = seat_key(typed, seats)
+    seat = seat_key(typed)
+    if seat is not None and seat > seats:
+        return Move("missing", f"seat{seat}")
     if seat is not None:
         shifted = typed not in "12345678"
         return _press(f"seat{seat}", hold=armed or shifted)

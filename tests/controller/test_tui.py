@@ -471,6 +471,16 @@ def test_shift_with_a_digit_is_a_long_press():
     play(scenario)
 
 
+def test_the_key_of_a_seat_the_table_lacks_says_so_and_presses_nothing():
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await keys(app, pilot, "7", "ampersand")
+        notes = [line for line in log_lines(app) if "no seat7" in line]
+        assert notes == ["   ! no seat7: 6 seats here (--seats for up to 8)"] * 2
+        assert "> seat" not in log_text(app)
+
+    play(scenario)
+
+
 def test_h_then_any_key_is_a_long_press():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
         await pilot.press("h")

@@ -145,7 +145,8 @@ def test_seats_sit_round_the_table_without_overlapping(seats, width, height):
         ("e", "e", Move("fault", "empty")),
         ("r", "r", Move("fault", "refill")),
         ("question_mark", "?", Move("help")),
-        ("7", "7", None),  # this table has six seats
+        ("7", "7", Move("missing", "seat7")),  # this table has six seats
+        ("ampersand", "&", Move("missing", "seat7")),
         ("x", "x", None),
     ],
 )
