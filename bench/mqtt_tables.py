@@ -3,7 +3,8 @@ free loopback port), for 1, 10, 50 and 100 simulated tables:
 
 - event publish -> receive latency, p50 and p99: from the moment a daemon announces an
   event to the moment a scoreboard has it (bench/mqtt_scoreboard.py, a subscriber in its
-  own process, as a café's scoreboard would be);
+  own process, as a café's scoreboard would be: on the tables' event loop, paho would read
+  it one packet per pass of that loop, and the figure would be the loop's, not MQTT's);
 - CPU per table while every table plays, with MQTT on and, as the baseline, off; and
   while every table is connected and idle;
 - press -> light latency on one more table while the others play, MQTT on against off.
