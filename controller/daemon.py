@@ -16,11 +16,10 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from hardware.board import Board
 from hardware.clock import Clock
+from hardware.debounce import Change
 from hardware.display import TextDisplay
 from hardware.ejector import Report
-from hardware.inputs import Change
 from hardware.pinmap import PinMap
 
 from . import game
@@ -68,8 +67,9 @@ class Daemon:
         background_writes: bool = True,
     ) -> None:
         self._inbox = Inbox(asyncio.get_running_loop())
-        self.clock = clock
-        self.rng = rng
+        self.clock, self.rng = clock, rng
+        from hardware.board import Board  # gpiozero loads with the board: start-up time
+
         self.board = Board(
             pinmap,
             pin_factory=pin_factory,

@@ -12,12 +12,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hardware.board import Board
 from hardware.clock import Clock
 from hardware.ejector import CardOut as CardCounted
 from hardware.ejector import GpioEjector, Report
-from hardware.serial_ejector import SerialEjector
 
 from .config import LauncherConfig
 from .game import Event
@@ -28,6 +27,10 @@ from .inbox import Edge, Inbox
 from .owed import OWED_DAMAGED, OwedFile
 from .settings import Settings
 from .statefile import not_saving
+
+if TYPE_CHECKING:
+    from hardware.board import Board
+    from hardware.serial_ejector import SerialEjector
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +78,9 @@ class LauncherLink:
                 state_dir, on_kept=lambda: inbox.post(RecordKept()), background=background_writes
             )
         if port is not None and launcher is not None:
+            # pyserial loads only for a serial link, not with the daemon (start-up time).
+            from hardware.serial_ejector import SerialEjector
+
             self.ejector = SerialEjector(
                 port,
                 baud=launcher.baud,
@@ -125,7 +131,8 @@ class LauncherLink:
         """Cards owed when the daemon last stopped: owed again, not forgotten. A jam or an
         empty hopper it was waiting on still waits for OK: the roller must not start with a
         card stuck, or a hand, in the slot. A controller's link is down until it answers."""
-        if isinstance(self.ejector, SerialEjector) and not self.ejector.link_up:
+        ejector = self.ejector  # a controller on a serial port, when not the Pi's own pins
+        if ejector is not None and not isinstance(ejector, GpioEjector) and not ejector.link_up:
             self._on_link(False)
         if self._owed is None or self.ejector is None:
             return []
@@ -187,10 +194,10 @@ class LauncherLink:
         if self.ejector is None:
             return
         drain()
-        if isinstance(self.ejector, SerialEjector):
-            await self.ejector.halt()
-        else:
+        if isinstance(self.ejector, GpioEjector):
             self.ejector.stop()
+        else:
+            await self.ejector.halt()
         drain()
 
     def left_in_slot(self, owed: int) -> list[Event]:
@@ -206,7 +213,7 @@ class LauncherLink:
         """Keep the count left once the motor has stopped for good (no card is on its way
         any more), and close the file and the port."""
         self.keep(launcher)
-        if isinstance(self.ejector, SerialEjector):
-            self.ejector.close()
+        if self.ejector is not None and not isinstance(self.ejector, GpioEjector):
+            self.ejector.close()  # the serial link's port; the GPIO ejector's pins are the board's
         if self._owed is not None:
             self._owed.close()

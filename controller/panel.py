@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Protocol, cast
 
 from hardware.clock import Clock, Timer
-from hardware.inputs import Change
+from hardware.debounce import Change
 
 from . import __version__
 from .game import Phase, Table

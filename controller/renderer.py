@@ -6,14 +6,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from hardware.board import Board
 from hardware.clock import Clock, Timer
-from hardware.outputs import Pattern
+from hardware.patterns import Pattern
 
 from . import game
 from .game.state import Lines
+
+if TYPE_CHECKING:
+    from hardware.board import Board
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,7 @@ The table plays on what the LCD shows even when the disk refuses the write. Loop
 from __future__ import annotations
 
 import logging
-
-from hardware.board import Board
+from typing import TYPE_CHECKING
 
 from .game.state import Lines
 from .launcher_link import LauncherLink
@@ -16,6 +15,9 @@ from .requests import ChangeSettings, RereadSettings, ResetSettings
 from .settings import Settings
 from .settings_store import SettingsStore, settings_notice
 from .statefile import not_saving
+
+if TYPE_CHECKING:
+    from hardware.board import Board
 
 log = logging.getLogger(__name__)
 

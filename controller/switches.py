@@ -1,12 +1,16 @@
 """The players' buttons after our debounce: raw pin edges in, presses and releases out, each
-at the time of its own edge (see hardware.inputs.Debouncer)."""
+at the time of its own edge (see hardware.debounce.Debouncer)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from hardware.clock import Clock, Timer
-from hardware.inputs import Change, Debouncer, EdgeInput
+from hardware.debounce import Change, Debouncer
+
+if TYPE_CHECKING:
+    from hardware.inputs import EdgeInput
 
 
 class Switches:

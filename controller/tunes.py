@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from hardware.outputs import Note
+from hardware.patterns import Note
 
 TUNES: Mapping[str, Sequence[Note]] = {
     "join": (("C5", 0.06), ("E5", 0.06), ("G5", 0.1)),

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gpiozero.pins import Factory
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
 
 PI_FACTORIES = ("lgpio", "rpigpio")
 FACTORIES = (*PI_FACTORIES, "mock")

@@ -1,37 +1,16 @@
-"""Outputs: the seat lights (PWM LEDs with patterns) and the buzzer (tones and tunes)."""
+"""Outputs: the seat lights (PWM LEDs with patterns) and the buzzer (tones and tunes), on
+gpiozero; what they are told to show and play is hardware.patterns."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
 
 from gpiozero import PWMLED, PWMOutputDevice
 from gpiozero.tones import Tone
 
-from .animator import Animator, Wave
+from .animator import Animator
 from .clock import Clock, Timer
-
-
-class Pattern(Enum):
-    """What a light does; the game decides, the light carries it out."""
-
-    OFF = "off"
-    ON = "on"
-    DIM = "dim"
-    PULSE = "pulse"
-    BLINK = "blink"
-    BLINK_FAST = "blink_fast"
-    FLASH = "flash"
-
-
-DIM_LEVEL = 0.15
-_STEADY = {Pattern.OFF: 0.0, Pattern.ON: 1.0, Pattern.DIM: DIM_LEVEL}
-WAVES = {
-    Pattern.PULSE: Wave(on=0.0, off=0.0, fade_in=0.6, fade_out=0.6),
-    Pattern.BLINK: Wave(on=0.4, off=0.4),
-    Pattern.BLINK_FAST: Wave(on=0.12, off=0.12),
-    Pattern.FLASH: Wave(on=0.06, off=0.06),
-}
+from .patterns import STEADY, WAVES, Note, Pattern
 
 
 class Light:
@@ -70,7 +49,7 @@ class Light:
         wave = WAVES.get(pattern)
         if wave is None:
             self._animator.stop(self)
-            self._write(_STEADY[pattern])
+            self._write(STEADY[pattern])
         else:
             self._animator.play(self, wave, self._write)
 
@@ -82,8 +61,6 @@ class Light:
         self._animator.stop(self)
         self._led.close()
 
-
-Note = tuple[str | None, float]  # (note name such as "A4", or None for a rest; seconds)
 
 # A piezo is loudest at half duty and quieter as the pulses get narrower.
 VOLUME_DUTY = {"off": 0.0, "low": 0.04, "high": 0.5}

@@ -3,7 +3,7 @@ whether the LCD's backlight is on.
 
 `render` is a pure function of the state, so the daemon simply makes the hardware match it
 and a replayed game shows exactly what the original showed. Light patterns are the values of
-hardware.outputs.Pattern ("off", "on", "dim", "pulse", "blink", "blink_fast", "flash").
+hardware.patterns.Pattern ("off", "on", "dim", "pulse", "blink", "blink_fast", "flash").
 """
 
 from __future__ import annotations

@@ -126,7 +126,7 @@ class SimPin(MockPWMPin):
         return self._bounce
 
     def _set_bounce(self, value: float | None) -> None:
-        # Debounce is the daemon's own (hardware.inputs.Debouncer); this is only kept.
+        # Debounce is the daemon's own (hardware.debounce.Debouncer); this is only kept.
         self._bounce = None if value is None else float(value)
 
     def _get_edges(self) -> str:

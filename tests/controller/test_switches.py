@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.switches import Switches
-from hardware.inputs import DEBOUNCE_WINDOW, Change
+from hardware.debounce import DEBOUNCE_WINDOW, Change
 
 GRACE = 0.02  # what the daemon gives an edge to cross from its pin thread
 

@@ -5,7 +5,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware.inputs import DEBOUNCE_WINDOW, Change, Debouncer
+from hardware.debounce import DEBOUNCE_WINDOW, Change, Debouncer
 
 
 def test_first_edge_counts_at_once_with_its_own_time():

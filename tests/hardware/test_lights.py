@@ -7,7 +7,8 @@ import pytest
 
 from hardware.animator import FRAME, Animator
 from hardware.clock import VirtualClock
-from hardware.outputs import DIM_LEVEL, Light, Pattern
+from hardware.outputs import Light
+from hardware.patterns import DIM_LEVEL, Pattern
 from hardware.sim.pins import SimFactory
 
 LIGHT_PINS = (5, 6, 12, 13)
