@@ -10,23 +10,33 @@ import random
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import Config
 from .requests import RereadSettings
+
+if TYPE_CHECKING:
+    from .daemon import Daemon
 
 log = logging.getLogger("flashtable")
 
 NO_PI = " (on a Pi; elsewhere, --sim runs the table on simulated pins)"
 
 
-async def run_daemon(
+class CannotStart(Exception):
+    """The table cannot be built here; the message says why in one line."""
+
+
+def build_daemon(
     config: Config,
     state_dir: Path,
     *,
     simulated: bool,
     seed: int,
     notices: list[tuple[str, str]] | None = None,
-) -> int:
+) -> Daemon:
+    """The daemon on the Pi's pins, or on simulated ones with the launcher's mechanics, as
+    `flashtable run` runs it (the benchmarks build it here too). Inside the running loop."""
     from gpiozero.exc import GPIOZeroError
 
     from hardware.clock import LoopClock
@@ -38,12 +48,9 @@ async def run_daemon(
 
     from .daemon import Daemon
     from .game.glyphs import CUSTOM_CHARS
-    from .mqtt import linked
-    from .sdnotify import keep_watchdog_fed, notify, watchdog_interval
     from .settings_store import SettingsStore, settings_notice
 
-    loop = asyncio.get_running_loop()
-    clock = LoopClock(loop)
+    clock = LoopClock(asyncio.get_running_loop())
     try:
         name = "mock" if simulated else factory_name(config.pin_factory)
         if name == "mock":
@@ -53,8 +60,7 @@ async def run_daemon(
     except FactoryError as err:
         # The Pi's backends install only on a Pi: elsewhere, say what runs instead.
         missing = isinstance(err.__cause__, ImportError)
-        print(f"flashtable: {err}{NO_PI if missing else ''}", file=sys.stderr)
-        return 1
+        raise CannotStart(f"{err}{NO_PI if missing else ''}") from err
     pinmap = config.pinmap(simulated=simulated)
     try:
         if simulated:
@@ -69,8 +75,7 @@ async def run_daemon(
                 glyphs=CUSTOM_CHARS,
             )
     except DisplayError as err:
-        print(f"flashtable: {err}", file=sys.stderr)
-        return 1
+        raise CannotStart(err) from err
     store = SettingsStore(state_dir, config.settings)
     loaded = store.load()
     if simulated and "launcher.motor.forward" in pinmap:
@@ -90,7 +95,28 @@ async def run_daemon(
             launcher=config.launcher,
         )
     except (GPIOZeroError, OSError) as err:
-        print(f"flashtable: cannot drive the table's pins: {err}", file=sys.stderr)
+        raise CannotStart(f"cannot drive the table's pins: {err}") from err
+    return daemon
+
+
+async def run_daemon(
+    config: Config,
+    state_dir: Path,
+    *,
+    simulated: bool,
+    seed: int,
+    notices: list[tuple[str, str]] | None = None,
+) -> int:
+    from hardware.factory import factory_name
+
+    from .mqtt import linked
+    from .sdnotify import keep_watchdog_fed, notify, watchdog_interval
+
+    loop = asyncio.get_running_loop()
+    try:
+        daemon = build_daemon(config, state_dir, simulated=simulated, seed=seed, notices=notices)
+    except CannotStart as err:
+        print(f"flashtable: {err}", file=sys.stderr)
         return 1
 
     def stop() -> None:
@@ -100,7 +126,15 @@ async def run_daemon(
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop)
     loop.add_signal_handler(signal.SIGHUP, lambda: daemon.submit(RereadSettings()))
-    log.info("table %s: %d seats, %s pins, seed %d", config.table_id, pinmap.seats, name, seed)
+    # Only now, with the signals handled: whoever waits for this line may stop the table.
+    pins = "mock" if simulated else factory_name(config.pin_factory)
+    log.info(
+        "table %s: %d seats, %s pins, seed %d",
+        config.table_id,
+        daemon.board.pinmap.seats,
+        pins,
+        seed,
+    )
     async with linked(config, daemon):
         running = asyncio.create_task(daemon.run())
         await asyncio.sleep(0)  # the table has shown its first screen
