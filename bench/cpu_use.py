@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from press_light import Bench, build, start_round
 
@@ -34,18 +36,20 @@ def line(label: str, values: list[float]) -> str:
 
 async def measure(window: float, windows: int) -> None:
     print(line("bare asyncio loop, asleep", await shares(window, windows)))
-    daemon, factory, task = await build(QUIET)
-    try:
-        await asyncio.sleep(1.0)
-        print(line("daemon idle (seating screen)", await shares(window, windows)))
-        bench = Bench(daemon, factory, asyncio.get_running_loop())
-        await asyncio.to_thread(start_round, bench)
-        print(line("daemon in a game (a turn, its light pulsing)", await shares(window, windows)))
-        print(f"animator wake-ups in the game: {daemon.board.animator.wakes}")
-    finally:
-        daemon.stop()
-        await task
-        factory.close()
+    with tempfile.TemporaryDirectory() as state_dir:
+        daemon, task = await build(QUIET, Path(state_dir))
+        try:
+            await asyncio.sleep(1.0)
+            print(line("daemon idle (seating screen)", await shares(window, windows)))
+            await asyncio.to_thread(start_round, Bench(daemon))
+            wakes = daemon.board.animator.wakes
+            in_game = await shares(window, windows)
+            print(line("daemon in a game (a turn, its light pulsing)", in_game))
+            rate = (daemon.board.animator.wakes - wakes) / (window * windows)
+            print(f"animator wake-ups in the game: {rate:.0f} a second")
+        finally:
+            daemon.stop()
+            await task
 
 
 def main() -> None:

@@ -1,22 +1,29 @@
-"""Press → light: from a button's edge to its light changing, in real time.
+"""Press → light: from a button's edge to a light changing, in real time.
 
-The daemon is built as `flashtable run --sim` builds it (simulated pins, the loop's real
-clock); a driver thread presses the buttons as a GPIO backend's thread would. Beside it, in
-the same run, the two baselines: a bare gpiozero callback lighting an LED (no event loop at
-all), and a bare thread → event-loop hand-off (the floor for any asyncio daemon). Quiet, then
-with two CPU hogs. A timeout is timed from the moment the daemon is due to decide it (the
-turn's deadline plus the grace that lets an earlier edge cross the thread border first).
+The daemon is built by `flashtable run --sim`'s own code (simulated pins, the loop's real
+clock, its state directory, its log at info level, written here to /dev/null); a driver
+thread presses the buttons as a GPIO backend's thread would. A press is answered at the
+moment a seat light's pin changes level for a new pattern, as a player sees it (ending a
+turn: the pressed light dims or the next one starts its pulse, whichever pin moves first).
+Beside it, in the same run, the two baselines: a bare gpiozero callback lighting an LED (no
+event loop at all), and a bare thread → event-loop hand-off (the floor for any asyncio
+daemon). Quiet, then with two CPU hogs. A timeout is timed from the moment the daemon is due
+to decide it (the turn's deadline plus the grace that lets an earlier edge cross the thread
+border first) to the timed-out seat's flash.
 Usage: python bench/press_light.py [presses] [timeouts]
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
+import logging
+import os
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from figures import hogs, ms_line
 from gpiozero import PWMLED, Button
@@ -24,51 +31,55 @@ from gpiozero import PWMLED, Button
 from controller.config import Config
 from controller.daemon import REAL_TIME_GRACE, Daemon
 from controller.game import Phase
-from controller.game.glyphs import CUSTOM_CHARS
+from controller.run import build_daemon
 from controller.settings import Settings
 from hardware.clock import LoopClock
 from hardware.patterns import Pattern
-from hardware.sim.hd44780 import simulated_display
-from hardware.sim.pins import SimFactory
+from hardware.sim.pins import SimFactory, SimPin
 
 SEATS = 8
 SAME_SEAT_GAP = 0.04  # a seat's next edge well after its debounce lockout and settle
 WAIT = 2.0  # longest wait for a light before the press counts as lost
+SEEN = 0.1  # the least step of a light's level that counts as an answer a player sees
 
 
 class Bench:
     """The daemon on the loop, and a driver thread's view of it."""
 
-    def __init__(self, daemon: Daemon, factory: SimFactory, loop: asyncio.AbstractEventLoop):
-        self.daemon, self.factory, self.loop = daemon, factory, loop
-        self.pinmap = daemon.board.pinmap
+    def __init__(self, daemon: Daemon):
+        self.daemon = daemon
         self.changed = threading.Event()
-        self.watched: int | None = None
-        self.before: Pattern | None = None
+        self.watching = False
+        self.before: dict[int, Pattern] = {}
         self.stamp = 0.0
         self.last_edge = {seat: 0.0 for seat in range(1, SEATS + 1)}
         self.lost = 0  # presses whose light never changed
         self.restarts = 0  # rounds started again after a press the daemon saw as a hold
+        self.level: dict[int, float] = {}
         for seat, light in daemon.board.lights.items():
-            # Every level the light is given passes here, also one equal to the last (a
-            # flash that starts "on" where a blink was "on"), which the pin would not show.
-            write = light._write
+            pin: SimPin = light.pin
+            self.level[seat] = pin.state
+            pin.listeners.append(lambda level, seat=seat: self._pin_changed(seat, level))
 
-            def watched(level: float, seat: int = seat, write=write) -> None:
-                write(level)
-                self._light(seat)
-
-            light._write = watched  # type: ignore[method-assign]
-
-    def _light(self, seat: int) -> None:
-        # On the loop: a light was written; it counts when its pattern is a new one.
-        if seat == self.watched and self.daemon.board.lights[seat].pattern != self.before:
+    def _pin_changed(self, seat: int, level: float) -> None:
+        # On the loop, as a light's pin changes level. It counts when the step is one a player
+        # sees and the light shows a new pattern (an old pattern's blinks and pulse frames
+        # before the answer do not).
+        seen = abs(level - self.level[seat]) >= SEEN
+        self.level[seat] = level
+        if seen and self.watching and self.daemon.board.lights[seat].pattern != self.before[seat]:
             self.stamp = time.monotonic()
-            self.watched = None
+            self.watching = False
             self.changed.set()
 
-    def button(self, name: str):
-        return self.factory.pin(self.pinmap[f"{name}.button" if name.startswith("seat") else name])
+    def watch(self) -> None:
+        """From now, stamp the first light pin that changes for a new pattern."""
+        self.changed.clear()
+        self.before = {seat: light.pattern for seat, light in self.daemon.board.lights.items()}
+        self.watching = True
+
+    def button(self, name: str) -> SimPin:
+        return self.daemon.board.inputs[name].pin
 
     def tap(self, name: str) -> None:
         pin = self.button(name)
@@ -80,9 +91,7 @@ class Bench:
     def press_and_time(self, seat: int) -> float | None:
         """Press `seat`'s button; seconds until its light shows a new pattern, None if never."""
         time.sleep(max(0.0, self.last_edge[seat] + SAME_SEAT_GAP - time.monotonic()))
-        self.changed.clear()
-        self.before = self.daemon.board.lights[seat].pattern
-        self.watched = seat
+        self.watch()
         pin = self.button(f"seat{seat}")
         start = time.monotonic()
         pin.drive_low()
@@ -95,10 +104,14 @@ class Bench:
         return self.stamp - start
 
     def lit(self) -> int | None:
-        for seat, light in self.daemon.board.lights.items():
-            if light.pattern in (Pattern.PULSE, Pattern.BLINK_FAST):
-                return seat
-        return None
+        """The seat whose turn it is, once its light shows it (pulse, blink for a seat playing
+        again, fast blink in the last seconds)."""
+        table = self.daemon.table
+        if table.phase is not Phase.TURN or table.turn is None:
+            return None
+        seat = table.turn.seat
+        moving = (Pattern.PULSE, Pattern.BLINK, Pattern.BLINK_FAST)
+        return seat if self.daemon.board.lights[seat].pattern in moving else None
 
     def wait_lit(self) -> int:
         deadline = time.monotonic() + 10
@@ -145,8 +158,7 @@ def timeouts(bench: Bench, count: int) -> list[float]:
         seat = bench.wait_lit()
         turn = bench.daemon.table.turn
         assert turn is not None and turn.deadline is not None
-        bench.changed.clear()
-        bench.before, bench.watched = bench.daemon.board.lights[seat].pattern, seat
+        bench.watch()
         if not bench.changed.wait(turn.deadline - time.monotonic() + WAIT):
             raise RuntimeError("the timeout never showed")
         samples.append(bench.stamp - (turn.deadline + REAL_TIME_GRACE))
@@ -200,24 +212,12 @@ def hand_off(loop: asyncio.AbstractEventLoop, presses: int) -> list[float]:
     return samples
 
 
-async def build(settings: dict[str, object]) -> tuple[Daemon, SimFactory, asyncio.Task]:
-    loop = asyncio.get_running_loop()
-    clock = LoopClock(loop)
-    factory = SimFactory(clock)
+async def build(settings: dict[str, object], state_dir: Path) -> tuple[Daemon, asyncio.Task]:
     config = Config(seats=SEATS, settings=Settings(settings))
-    pinmap = config.pinmap(simulated=True)
-    display, _ = simulated_display(glyphs=CUSTOM_CHARS)
-    daemon = Daemon(
-        pinmap=pinmap,
-        pin_factory=factory,
-        display=display,
-        clock=clock,
-        rng=random.Random(1),
-        settings=config.settings,
-    )
+    daemon = build_daemon(config, state_dir, simulated=True, seed=1)
     task = asyncio.create_task(daemon.run())
     await asyncio.sleep(0.05)
-    return daemon, factory, task
+    return daemon, task
 
 
 async def scenario(
@@ -225,22 +225,32 @@ async def scenario(
 ) -> tuple[list[float], list[float], list[float]]:
     """(the daemon's figures, bare gpiozero, thread → loop) measured back to back."""
     loop = asyncio.get_running_loop()
-    daemon, factory, task = await build(settings)
-    bench = Bench(daemon, factory, loop)
-    try:
-        figures = await asyncio.to_thread(run, bench)
-        if bench.lost or bench.restarts:
-            print(
-                f"  ({bench.lost} presses whose light never changed within {WAIT:.0f} s; "
-                f"{bench.restarts} rounds ended by a press seen as a hold)"
-            )
-        n = len(figures)
-        bare = await asyncio.to_thread(bare_gpiozero, LoopClock(loop), max(n, 2000))
-        floor = await asyncio.to_thread(hand_off, loop, max(n, 2000))
-    finally:
-        daemon.stop()
-        await task
-        factory.close()
+    with tempfile.TemporaryDirectory() as state_dir:
+        daemon, task = await build(settings, Path(state_dir))
+        try:
+            return await measured(Bench(daemon), loop, run)
+        finally:
+            daemon.stop()
+            await task
+
+
+async def measured(
+    bench: Bench, loop: asyncio.AbstractEventLoop, run: Callable[[Bench], list[float]]
+) -> tuple[list[float], list[float], list[float]]:
+    """The daemon's figures from `run`, then the two baselines as many times over."""
+    start = time.monotonic()
+    figures = await asyncio.to_thread(run, bench)
+    took = time.monotonic() - start
+    if bench.lost or bench.restarts:
+        print(
+            f"  ({bench.lost} presses whose light never changed within {WAIT:.0f} s; "
+            f"{bench.restarts} rounds ended by a press seen as a hold)"
+        )
+    n = len(figures)
+    start = time.monotonic()
+    bare = await asyncio.to_thread(bare_gpiozero, LoopClock(loop), max(n, 2000))
+    floor = await asyncio.to_thread(hand_off, loop, max(n, 2000))
+    print(f"  (daemon {took:.0f} s, baselines {time.monotonic() - start:.0f} s)", flush=True)
     return figures, bare, floor
 
 
@@ -265,6 +275,12 @@ async def measure(presses: int, count: int) -> None:
 
 
 def main() -> None:
+    # As `flashtable run` logs: every game event at info level, formatted and written.
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=open(os.devnull, "w"),  # noqa: SIM115 - open for the whole run
+        format="%(levelname)s %(name)s: %(message)s",
+    )
     presses = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 10
     asyncio.run(measure(presses, count))

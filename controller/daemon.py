@@ -2,8 +2,8 @@
 
 Pin edges and requests from outside the pins (`submit`) cross to the event loop through one
 queue (`Inbox`). On the loop, debounced edges become presses and releases at their edge
-times, the engine steps, and the shell carries out what it asks: sounds, game events,
-dispenses (`LauncherLink`), lights and LCD text (`Renderer`).
+times, the engine steps, and the shell carries out what it asks: the lights first, then
+sounds, game events, dispenses (`LauncherLink`) and the LCD's text (`Renderer`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from . import game
 from .config import LauncherConfig
 from .game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
-from .game.state import Lines
 from .game_log import GameLog
 from .inbox import Asked, Edge, EncoderTurn, Inbox, Settle, Stop, Wake
 from .launcher_link import LauncherLink, RecordKept
@@ -62,7 +61,7 @@ class Daemon:
         grace: float = REAL_TIME_GRACE,
         state_dir: Path | None = None,
         store: SettingsStore | None = None,
-        notices: Sequence[Lines] = (),
+        notices: Sequence[tuple[str, str]] = (),
         launcher: LauncherConfig | None = None,
         background_writes: bool = True,
     ) -> None:
@@ -210,6 +209,7 @@ class Daemon:
         now = max(event.time, self._inbox.known_until(self.clock.now()))
         self.log.record(self.table, now, event, self.rng)
         self.table, effects = game.step(self.table, event, now, self.rng)
+        self.renderer.light(self.table, self.panel)  # first: the table's answer to a press
         for effect in effects:
             if isinstance(effect, Sound):
                 self.play_tune(effect.name)

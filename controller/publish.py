@@ -49,7 +49,8 @@ class Publisher:
     def announce(self, type: str, data: Mapping[str, object]) -> GameEvent:
         self._seq += 1
         event = GameEvent(self._seq, type, dict(data))
-        log.info("%s %s", event.type, " ".join(f"{k}={v}" for k, v in event.data.items()))
+        if log.isEnabledFor(logging.INFO):  # the line is made only when it is written
+            log.info("%s %s", event.type, " ".join(f"{k}={v}" for k, v in event.data.items()))
         for listener in list(self._listeners):
             listener(event)
         return event

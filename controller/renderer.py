@@ -117,6 +117,15 @@ class Renderer:
         self._waiting.clear()
         self._stop_offline()
 
+    def light(self, table: game.Table, panel: Overlay) -> None:
+        """The lights alone, at once: they are the table's answer to a press, so the daemon
+        sets them before the sounds, the cards, the log, MQTT and the LCD (whose controller
+        needs waits between writes); `draw` then finds them done."""
+        test = panel.light_test
+        patterns = game.lights(table) if test is None else _light_test(table, test)
+        for seat, pattern in enumerate(patterns, start=1):
+            self._board.lights[seat].show(Pattern(pattern))
+
     def draw(self, table: game.Table, panel: Overlay) -> None:
         """Make the lights and the LCD show what they should now."""
         view = game.render(table)
@@ -139,9 +148,7 @@ class Renderer:
         elif self._offline_shown and not taken:
             view = replace(view, lines=(OFFLINE_LINE, view.lines[1]))
         if panel.light_test is not None:
-            lit = panel.light_test
-            seats = range(1, table.stations + 1)
-            view = replace(view, lights=tuple("on" if s == lit else "off" for s in seats))
+            view = replace(view, lights=_light_test(table, panel.light_test))
         if view == self._shown:
             return
         for seat, pattern in enumerate(view.lights, start=1):
@@ -151,6 +158,11 @@ class Renderer:
         if self._shown is None or view.backlight != self._shown.backlight:
             self._board.display.backlight(view.backlight)
         self._shown = view
+
+
+def _light_test(table: game.Table, lit: int) -> tuple[str, ...]:
+    """The panel's light test: seat `lit` on, the others off."""
+    return tuple("on" if seat == lit else "off" for seat in range(1, table.stations + 1))
 
 
 def _screen_taken(table: game.Table) -> bool:

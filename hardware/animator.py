@@ -19,6 +19,8 @@ FRAME = 1 / 25  # a fade's step, as smooth as gpiozero's own pulse
 # A wake-up may come a hair before the moment asked for; so much early still counts as due,
 # or a timer set for an edge would find the edge not yet reached and wake again at once.
 SLACK = 1e-6
+# A step of level smaller than this is not seen at a glance.
+SEEN = 0.1
 
 Write = Callable[[float], None]
 
@@ -83,11 +85,19 @@ class Animator:
     def moving(self) -> bool:
         return bool(self._playing)
 
-    def play(self, key: object, wave: Wave, write: Write) -> None:
-        """Start `wave` now on the output `key`, written through `write`; replaces its last."""
+    def play(self, key: object, wave: Wave, write: Write, *, shown: float | None = None) -> None:
+        """Start `wave` now on the output `key`, written through `write`; replaces its last.
+
+        A wave that would begin at about the level `shown`, the one the output shows now (a
+        flash after a blink's "on", a pulse on a dark light), begins at its other half
+        instead: a new pattern is seen at once, not up to half a period later."""
         now = self._clock.now()
-        level, hold = wave.at(0.0)
-        self._playing[key] = _Playing(wave, now, write, level)
+        start = 0.0
+        level, hold = wave.at(start)
+        if shown is not None and abs(level - shown) < SEEN:
+            start = wave.fade_in + wave.on
+            level, hold = wave.at(start)
+        self._playing[key] = _Playing(wave, now - start, write, level)
         write(level)
         self._wake_by(now + hold)
 

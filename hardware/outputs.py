@@ -51,7 +51,7 @@ class Light:
             self._animator.stop(self)
             self._write(STEADY[pattern])
         else:
-            self._animator.play(self, wave, self._write)
+            self._animator.play(self, wave, self._write, shown=self._level)
 
     def _write(self, level: float) -> None:
         self._level = level

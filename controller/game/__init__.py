@@ -9,7 +9,7 @@ from .engine import new_table, next_wakeup, step
 from .events import Command, Configure, Event, Press, Release, Stuck, Tick
 from .replay import replay
 from .state import Phase, Table
-from .view import View, render
+from .view import View, lights, render
 
 __all__ = [
     "Announce",
@@ -25,6 +25,7 @@ __all__ = [
     "Table",
     "Tick",
     "View",
+    "lights",
     "new_table",
     "next_wakeup",
     "render",

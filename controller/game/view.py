@@ -31,11 +31,14 @@ class View:
 
 def render(table: Table) -> View:
     if table.asleep:
-        return View(("off",) * table.stations, SLEEP_LINES, backlight=False)
-    return View(_lights(table), _lines(table))
+        return View(lights(table), SLEEP_LINES, backlight=False)
+    return View(lights(table), _lines(table))
 
 
-def _lights(table: Table) -> tuple[str, ...]:
+def lights(table: Table) -> tuple[str, ...]:
+    """`render`'s lights alone, seat 1 first, without the text for the LCD."""
+    if table.asleep:
+        return ("off",) * table.stations
     return tuple(_light(table, seat) for seat in range(1, table.stations + 1))
 
 

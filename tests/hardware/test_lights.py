@@ -62,6 +62,7 @@ def test_a_blink_is_on_then_off_for_its_half_period_from_the_moment_it_is_shown(
 
 def test_a_pulse_fades_in_and_out_over_0_6_s_each_in_frames(lights, factory):
     clock, light = factory.clock, lights[0]
+    light.show(Pattern.DIM)  # a seated player's light, as a turn comes to it
     light.show(Pattern.PULSE)
     seen = levels(light, clock, 1.2, FRAME)
     assert seen[0] == 0.0
@@ -134,3 +135,15 @@ def test_a_late_wake_up_shows_what_the_clock_says_now(lights, factory):
     assert clock.run_next(start + 1.0)
     assert light.pin.state == 1.0  # 1.0 s into a 0.4 s on / 0.4 s off blink: on
     assert clock.next_due() == pytest.approx(start + 1.2)  # the next edge, not a backlog
+
+
+def test_a_new_pattern_is_seen_at_once_where_it_would_begin_at_the_level_shown(lights, factory):
+    clock, blinking, dark = factory.clock, lights[0], lights[1]
+    blinking.show(Pattern.BLINK_FAST)
+    run_until(clock, clock.now() + 0.05)  # in its "on" half
+    assert blinking.pin.state == 1.0
+    blinking.show(Pattern.FLASH)  # would begin "on" too: begins with its "off" half
+    assert blinking.pin.state == 0.0
+    assert levels(blinking, clock, 0.24, 0.03) == [0.0, 0.0, 1.0, 1.0] * 2
+    dark.show(Pattern.PULSE)  # from off: begins at its brightest and fades out
+    assert dark.pin.state == pytest.approx(1.0, abs=0.01)
