@@ -27,8 +27,8 @@ from .config import LauncherConfig
 from .game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
 from .game_log import GameLog
-from .inbox import Asked, Edge, EncoderTurn, Inbox, Settle, Stop, Wake
-from .launcher_link import LauncherLink, RecordKept
+from .inbox import Asked, Call, Edge, EncoderTurn, Inbox, Settle, Stop, Wake
+from .launcher_link import LauncherLink
 from .panel import Panel
 from .publish import Publisher
 from .renderer import Renderer
@@ -36,6 +36,7 @@ from .requests import DealCards, GameCommand, Request
 from .settings import Settings
 from .settings_keeper import HardwareSettings, SettingsKeeper
 from .settings_store import SettingsStore
+from .snapshot import Snapshots
 from .statefile import prepare
 from .switches import Switches
 from .tunes import TUNES
@@ -63,7 +64,6 @@ class Daemon:
         store: SettingsStore | None = None,
         notices: Sequence[tuple[str, str]] = (),
         launcher: LauncherConfig | None = None,
-        background_writes: bool = True,
     ) -> None:
         self._inbox = Inbox(asyncio.get_running_loop())
         self.clock, self.rng = clock, rng
@@ -86,10 +86,11 @@ class Daemon:
             state_dir=state_dir,
             launcher=launcher,
             on_notice=self.renderer.notice,
-            background_writes=background_writes,
             on_link=self.renderer.launcher_link,
         )
         self.table = game.new_table(settings, pinmap.seats, has_launcher=self.launcher.wired)
+        self.snapshots = Snapshots(state_dir, clock, self._inbox, self.renderer.notice)
+        self.table, resumed = self.snapshots.resume(self.table, rng, self.launcher.owed_at_start)
         self.log = GameLog(self.table, rng)
         self.settings = SettingsKeeper(store, settings)
         self._hardware = HardwareSettings(self.board, self.launcher)
@@ -97,13 +98,14 @@ class Daemon:
         if not self.launcher.wired and settings.mode != "flash":
             log.warning("no launcher is wired: penalties are shown on the LCD, not dispensed")
         self.publisher = Publisher()
+        self.publisher.watch(self.snapshots.note)
         self.mqtt_status = "not set up"  # the Info screen's; the MQTT link keeps it
         self._switches = Switches(
             self.board.inputs, clock, lambda *asked: self._inbox.put(Settle(*asked)), grace
         )
         self._wakeup = Wakeup(clock, grace, lambda: self._inbox.put(Wake()))
         self.panel = Panel(self, clock)
-        for lines in [*notices, *self.launcher.notices()]:
+        for lines in [*notices, *resumed, *self.launcher.notices()]:
             self.renderer.notice(lines)
 
     # -- the border: these run on other threads ------------------------------------------
@@ -128,7 +130,7 @@ class Daemon:
         try:
             # Cards owed from before come first, so the saved count is never lowered
             # before they are owed again; the first event also starts the idle clock.
-            for event in self.launcher.at_start():
+            for event in self.launcher.at_start(self.table.launcher):
                 self.feed(event)
             self.feed(Tick(self.clock.now()))
             for name in self.board.pressed_now():
@@ -168,8 +170,8 @@ class Daemon:
             self.feed(Tick(self._inbox.known_until(self.clock.now())))
         elif isinstance(item, Report):
             self.feed(LauncherLink.event_for(item))
-        elif isinstance(item, RecordKept):
-            self.launcher.record_kept()
+        elif isinstance(item, Call):
+            item.work()
         elif isinstance(item, EncoderTurn):
             self.panel.encoder_turned(item.steps)
         elif isinstance(item, Asked):
@@ -229,17 +231,13 @@ class Daemon:
             self.panel.close()  # the launcher waits for OK, or the table sleeps: no menu
         self.renderer.draw(self.table, self.panel)
 
-    def _drain_launcher(self) -> None:
-        """Handle the beam edges and launcher reports still queued (at shutdown)."""
-        for item in filter(LauncherLink.owns, self._inbox.close()):
-            self._handle_item(item)
-
     async def _shutdown(self) -> None:
         # Cards already through the beam count before the motor stops for good.
-        await self.launcher.stop(self._drain_launcher)
+        await self.launcher.stop(self._handle_item)
         for event in self.launcher.left_in_slot(self.table.launcher.owed):
             self.feed(event)
         self.launcher.close(self.table.launcher)
+        self.snapshots.close(self.table)
         self._wakeup.cancel()
         self._switches.close()
         self.renderer.cancel()

@@ -52,6 +52,13 @@ class EncoderTurn:
 
 
 @dataclass(frozen=True)
+class Call:
+    """Work that one of the daemon's own threads (a file's writer) hands to the loop."""
+
+    work: Callable[[], None]
+
+
+@dataclass(frozen=True)
 class Asked:
     """A request from outside the pins, with the future its asker waits on."""
 

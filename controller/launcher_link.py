@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hardware.clock import Clock
+from hardware.clock import Clock, VirtualClock
 from hardware.ejector import CardOut as CardCounted
 from hardware.ejector import GpioEjector, Report
 
@@ -23,7 +22,7 @@ from .game import Event
 from .game.effects import Dispense, ResumeLauncher
 from .game.events import CardOut, ExactDraw, LauncherStopped
 from .game.state import Launcher, Lines
-from .inbox import Edge, Inbox
+from .inbox import Call, Edge, Inbox
 from .owed import OWED_DAMAGED, OwedFile
 from .settings import Settings
 from .statefile import not_saving
@@ -36,11 +35,6 @@ log = logging.getLogger(__name__)
 
 # The inputs that belong to the launcher, not to the players.
 LAUNCHER_INPUTS = frozenset({"launcher.beam", "launcher.empty"})
-
-
-@dataclass(frozen=True)
-class RecordKept:
-    """The cards-owed file has taken a write (or refused one): the ejector may go on."""
 
 
 class LauncherLink:
@@ -57,15 +51,15 @@ class LauncherLink:
         state_dir: Path | None,
         launcher: LauncherConfig | None = None,
         on_notice: Callable[[Lines], None] = lambda lines: None,
-        background_writes: bool = True,
         on_link: Callable[[bool], None] = lambda up: None,
     ) -> None:
         """The ejector reports to the `inbox` on the loop, the record's writer from its own
-        thread."""
+        thread; in virtual time the record is written at once, as a write takes no time."""
         self._board = board
         self._clock = clock
         self._on_notice = on_notice
         self._on_link = on_link
+        self._inbox = inbox
         on_report = inbox.put
         self.ejector: GpioEjector | SerialEjector | None = None
         self._owed: OwedFile | None = None
@@ -75,7 +69,9 @@ class LauncherLink:
             return
         if state_dir is not None:
             self._owed = OwedFile(
-                state_dir, on_kept=lambda: inbox.post(RecordKept()), background=background_writes
+                state_dir,
+                on_kept=lambda: inbox.post(Call(self.record_kept)),
+                background=not isinstance(clock, VirtualClock),
             )
         if port is not None and launcher is not None:
             # pyserial loads only for a serial link, not with the daemon (start-up time).
@@ -114,8 +110,8 @@ class LauncherLink:
         return notices
 
     def record_kept(self) -> None:
-        """The cards-owed file took a write or refused it: the ejector may let the next card
-        go; the LCD tells of a refusal."""
+        """The cards-owed file took a write or refused it (told on the loop): the ejector may
+        let the next card go; the LCD tells of a refusal."""
         if isinstance(self.ejector, GpioEjector):
             self.ejector.recheck()
         if self._owed is not None and self._owed.refused:
@@ -127,10 +123,16 @@ class LauncherLink:
         beam = self._board.beam
         return None if beam is None else bool(beam.is_active)
 
-    def at_start(self) -> list[Event]:
-        """Cards owed when the daemon last stopped: owed again, not forgotten. A jam or an
-        empty hopper it was waiting on still waits for OK: the roller must not start with a
-        card stuck, or a hand, in the slot. A controller's link is down until it answers."""
+    @property
+    def owed_at_start(self) -> int:
+        """The cards the file said were owed when the daemon started."""
+        return 0 if self._owed is None or self.ejector is None else self._owed.at_start[0]
+
+    def at_start(self, resumed: Launcher) -> list[Event]:
+        """Cards owed when the daemon last stopped: owed again, not forgotten; to the seats
+        of a resumed game's deliveries, else to whoever is at the slot. A jam or an empty
+        hopper it was waiting on still waits for OK: the roller must not start with a card
+        stuck, or a hand, in the slot. A controller's link is down until it answers."""
         ejector = self.ejector  # a controller on a serial port, when not the Pi's own pins
         if ejector is not None and not isinstance(ejector, GpioEjector) and not ejector.link_up:
             self._on_link(False)
@@ -141,7 +143,11 @@ class LauncherLink:
             return []
         now = self._clock.now()
         self.ejector.fault = fault
-        events: list[Event] = [ExactDraw(owed, "restart", now)]
+        events: list[Event] = []
+        if resumed.owed:
+            self.ejector.dispense(resumed.owed)
+        else:
+            events.append(ExactDraw(owed, "restart", now))
         if fault is not None:
             events.append(LauncherStopped(fault, now))
         return events
@@ -154,13 +160,6 @@ class LauncherLink:
             self.ejector.beam(active, time)
         elif name == "launcher.empty" and active:
             self.ejector.hopper_emptied()
-
-    @staticmethod
-    def owns(item: object) -> bool:
-        """Whether a queued item is the launcher's: a report, an edge of its beam or switch."""
-        return isinstance(item, Report) or (
-            isinstance(item, Edge) and item.input in LAUNCHER_INPUTS
-        )
 
     @staticmethod
     def event_for(report: Report) -> Event:
@@ -188,17 +187,25 @@ class LauncherLink:
             owed = max(0, launcher.owed - self.ejector.in_flight)
             self._owed.save((owed, launcher.fault if owed else None))
 
-    async def stop(self, drain: Callable[[], None]) -> None:
-        """Stop the motor for good. `drain` handles the launcher reports still queued, before
-        and after the stop; a controller is told STOP and heard out (`SerialEjector.halt`)."""
+    async def stop(self, handle: Callable[[object], None]) -> None:
+        """Stop the motor for good, the inbox closed: the launcher's reports and edges still
+        queued go to `handle`, before and after the stop; a controller is told STOP and heard
+        out (`SerialEjector.halt`)."""
         if self.ejector is None:
             return
-        drain()
+        self._drain(handle)
         if isinstance(self.ejector, GpioEjector):
             self.ejector.stop()
         else:
             await self.ejector.halt()
-        drain()
+        self._drain(handle)
+
+    def _drain(self, handle: Callable[[object], None]) -> None:
+        for item in self._inbox.close():
+            if isinstance(item, Report) or (
+                isinstance(item, Edge) and item.input in LAUNCHER_INPUTS
+            ):
+                handle(item)
 
     def left_in_slot(self, owed: int) -> list[Event]:
         """After `stop`: the card left sticking out of the slot, if any, which belongs to the

@@ -110,7 +110,6 @@ class SimTable:
             state_dir=self.state_dir,
             store=self.store,
             notices=[settings_notice(loaded)] if loaded.problems else [],
-            background_writes=False,  # in virtual time a write takes no time
             launcher=launcher,
         )
         self._daemon.publisher.listen(self.events.append)

@@ -97,20 +97,19 @@ async def test_a_restart_deals_what_was_still_owed_and_not_a_card_more(tmp_path)
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
         await jam_after_the_first_penalty_card(table)
         assert table.lcd[1] == "press OK  3 owed"
-    # The daemon stopped with 3 cards owed behind a jam. The next one to start still waits
-    # for OK (the slot may hold a card, or a hand), then deals exactly those 3.
+        [seat] = {e.data["seat"] for e in table.events_of("card_out")}
+    # The daemon stopped with 3 cards owed behind a jam. The next one to start resumes the
+    # game and still waits for OK (the slot may hold a card, or a hand), then deals exactly
+    # those 3, to the seat they were for. The jam keeps the LCD; the notice waits behind it.
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
-        await table.advance(3.0)
+        await table.advance(6.0)
         assert table.lcd == ("JAM: clear slot ", "press OK  3 owed")
         assert table.cards_out == 0 and table.launcher.motor_speed == 0
         await table.tap("encoder.push")
+        assert table.lcd == ("Resumed         ", "press Play      ")
         await table.advance(3.0)
         assert table.cards_out == 3
-        assert table.events_of("dispense")[0].data == {
-            "seat": None,
-            "cards": 3,
-            "reason": "restart",
-        }
+        assert [e.data["seat"] for e in table.events_of("card_out")] == [seat] * 3
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
         await table.advance(3.0)
         assert table.cards_out == 0

@@ -40,10 +40,12 @@ def wait_for(session: str, *patterns: str, timeout: float = 20.0) -> str:
     pytest.fail(f"{patterns!r} never all showed; the pane was:\n{pane}")
 
 
-def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat():
+def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat(tmp_path):
     session = f"flashtable-test-{uuid.uuid4().hex[:8]}"
     env = f"PYTHONPATH={ROOT} TERM=xterm-256color"
-    command = f"cd {ROOT} && env {env} {sys.executable} -m controller sim --seed 1"
+    # A state directory of its own: the sim resumes the game its last run left.
+    sim = f"{sys.executable} -m controller sim --seed 1 --state-dir {tmp_path}"
+    command = f"cd {ROOT} && env {env} {sim}"
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
     try:
         wait_for(session, r"Press to join")

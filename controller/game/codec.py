@@ -1,0 +1,211 @@
+"""The table's state as plain JSON values, to resume a game after a crash or a power cut.
+
+`encode` keeps what a resumed game needs: the seats, the phase, whose turn and the time it
+has played and has left, the picks the fair picker weighs, the round's statistics, the round-
+over summary, and the launcher's deliveries and counters. Moments are kept relative to the
+time of the snapshot, since the monotonic clock starts over at a boot. What only lasts a
+moment is not kept: buttons held, a seating message, the countdown shown, a hit's chime.
+
+`decode` gives the table to resume at `now`, paused: a running turn as a paused one with the
+time it had left; a slap race or a penalty screen as the next player's turn, paused (their
+penalty cards are already owed). It raises Undecodable for anything it cannot trust.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from ..settings import Settings
+from . import turns
+from .effects import Effect
+from .state import Delivery, Launcher, Phase, SeatStats, Summary, Table, Turn
+
+FORMAT = 1
+KEPT_PHASES = frozenset({Phase.SEATING, Phase.EXTREME, Phase.ROUND_OVER})
+REASONS = frozenset({"timeout", "slap", "hit", "quick", "restart"})
+
+
+class Undecodable(ValueError):
+    """A snapshot that cannot be resumed from; the message is one line saying why."""
+
+
+def encode(table: Table, now: float) -> dict[str, Any]:
+    turn = table.turn
+    launcher = table.launcher
+    return {
+        "format": FORMAT,
+        "stations": table.stations,
+        "phase": table.phase.value,
+        "seated": sorted(table.seated),
+        "turn": None if turn is None else _turn(table, turn, now),
+        "picks": list(table.picks),
+        "stats": {str(seat): _stats(stats) for seat, stats in sorted(table.stats.items())},
+        "summary": None
+        if table.summary is None
+        else {"winner": table.summary.winner, "page": table.summary.page},
+        "launcher": {
+            "queue": [[d.seat, d.cards, d.reason] for d in launcher.queue],
+            "misses": launcher.misses,
+            "cards_out": launcher.cards_out,
+            "jams": launcher.jams,
+        },
+    }
+
+
+def _turn(table: Table, turn: Turn, now: float) -> dict[str, Any]:
+    if table.phase is Phase.PAUSED:
+        at = now if table.paused_at is None else table.paused_at
+        left = table.paused_left
+    else:
+        at = now
+        left = None if turn.deadline is None else max(0.0, turn.deadline - now)
+    return {"seat": turn.seat, "played": max(0.0, at - turn.started), "left": left}
+
+
+def _stats(stats: SeatStats) -> list[float]:
+    return [
+        stats.turns,
+        stats.timeouts,
+        stats.slaps_lost,
+        stats.launcher_cards,
+        stats.turn_time,
+    ]
+
+
+def time_left(data: object) -> float | None:
+    """The time left of the turn in a snapshot, or None (for the heartbeat's checks)."""
+    if isinstance(data, dict) and isinstance(data.get("turn"), dict):
+        left = data["turn"].get("left")
+        return float(left) if isinstance(left, int | float) else None
+    return None
+
+
+def decode(
+    data: object,
+    *,
+    settings: Settings,
+    stations: int,
+    has_launcher: bool,
+    now: float,
+    rng: random.Random,
+    left: float | None = None,
+) -> Table:
+    """The table to resume at `now`; `left` overrides the turn's time left (the heartbeat's
+    newer figure)."""
+    try:
+        return _decode(data, settings, stations, has_launcher, now, rng, left)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        if isinstance(err, Undecodable):
+            raise
+        raise Undecodable(f"not a snapshot of this table ({type(err).__name__})") from None
+
+
+def _decode(
+    data: Any,
+    settings: Settings,
+    stations: int,
+    has_launcher: bool,
+    now: float,
+    rng: random.Random,
+    left: float | None,
+) -> Table:
+    if data["format"] != FORMAT:
+        raise Undecodable(f"format {data['format']!r}, not {FORMAT}")
+    if data["stations"] != stations:
+        raise Undecodable(f"a table of {data['stations']} seats, not {stations}")
+    seats = range(1, stations + 1)
+    seated = frozenset(_seat(s, seats) for s in data["seated"])
+    phase = Phase(data["phase"])
+    stats = {_seat(int(s), seats): _seat_stats(v) for s, v in data["stats"].items()}
+    queue = tuple(_delivery(d, seats) for d in data["launcher"]["queue"])
+    launcher = Launcher(
+        queue=queue if has_launcher else (),
+        misses=_count(data["launcher"]["misses"]),
+        cards_out=_count(data["launcher"]["cards_out"]),
+        jams=_count(data["launcher"]["jams"]),
+    )
+    picks = tuple(_seat(s, seats) for s in data["picks"])
+    table = Table(
+        settings=settings,
+        stations=stations,
+        seated=seated,
+        picks=picks,
+        stats=stats,
+        has_launcher=has_launcher,
+        launcher=launcher,
+        last_input=now,
+    )
+    if phase in KEPT_PHASES:
+        summary = data["summary"]
+        if phase is Phase.ROUND_OVER:
+            if summary is None:
+                raise Undecodable("a round over without its summary")
+            winner = summary["winner"]
+            winner = None if winner is None else _seat(winner, seats)
+            return replace(
+                table, phase=phase, summary=Summary(winner, _count(summary["page"]), now)
+            )
+        return replace(table, phase=phase)
+    if len(seated) < 2:
+        raise Undecodable(f"a {phase.value} phase with {len(seated)} seated")
+    turn = data["turn"]
+    if phase in (Phase.SLAP, Phase.NOTICE):
+        # The race or the penalty is over for the resumed game: the next player is up.
+        effects: list[Effect] = []
+        table = turns.next_turn(replace(table, phase=Phase.TURN), now, rng, effects, sound=False)
+        assert table.turn is not None
+        seat, played = table.turn.seat, 0.0
+        deadline = table.turn.deadline
+        kept_left = None if deadline is None else deadline - now
+    elif phase in (Phase.TURN, Phase.PAUSED) and turn is not None:
+        seat = _seat(turn["seat"], seats)
+        played = _seconds(turn["played"])
+        kept_left = None if turn["left"] is None else _seconds(turn["left"])
+    else:
+        raise Undecodable(f"a {phase.value} phase without a turn")
+    if left is not None and kept_left is not None:
+        kept_left = max(0.0, min(left, kept_left))
+    resumed = Turn(seat=seat, started=now - played, deadline=None)
+    if kept_left is not None:
+        resumed = replace(
+            resumed, deadline=now + kept_left, shown=turns.shown(now + kept_left, now)
+        )
+    return replace(table, phase=Phase.PAUSED, turn=resumed, paused_left=kept_left, paused_at=now)
+
+
+def _seat(value: object, seats: range) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in seats:
+        raise Undecodable(f"no seat {value!r} at this table")
+    return value
+
+
+def _count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+        raise Undecodable(f"{value!r} is not a count")
+    return value
+
+
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e7:
+        raise Undecodable(f"{value!r} is not a number of seconds")
+    return float(value)
+
+
+def _seat_stats(value: Any) -> SeatStats:
+    turns_, timeouts, slaps, cards, seconds = value
+    return SeatStats(
+        turns=_count(turns_),
+        timeouts=_count(timeouts),
+        slaps_lost=_count(slaps),
+        launcher_cards=_count(cards),
+        turn_time=_seconds(seconds),
+    )
+
+
+def _delivery(value: Any, seats: range) -> Delivery:
+    seat, cards, reason = value
+    if reason not in REASONS or not 1 <= _count(cards) <= 108:
+        raise Undecodable(f"{value!r} is not a delivery")
+    return Delivery(None if seat is None else _seat(seat, seats), cards, reason)

@@ -1,0 +1,244 @@
+"""The game snapshot in the state directory: written at each significant moment of play, read
+at start to resume the game paused ("Resumed" on the LCD, then Play goes on).
+
+A snapshot is taken whenever what a resumed game needs changes: a seat claimed, a turn begun
+or ended, a pause, a penalty, a round's end; not for a card counted (the cards-owed file has
+those) nor for a second ticking by. While a turn's timer runs, the time it has left is also
+taken every HEARTBEAT seconds, for the snapshot's last line. The loop only hands the bytes to
+the writer thread (snapshot_writer.py), which flushes the time left every SYNC_EVERY seconds:
+after a SIGKILL the turn resumes within HEARTBEAT of the time it had, after a power cut
+within SYNC_EVERY. Snapshots are bounded to MAX_WRITES_PER_MINUTE; past that, one waits for
+the next second.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from hardware.clock import Clock, Timer
+
+from . import __version__
+from .game import codec
+from .game.state import Delivery, Lines, Phase, Table
+from .game.summary import record_launcher_cards
+from .inbox import Call, Inbox
+from .safe_read import Damaged, parse_json
+from .snapshot_writer import SnapshotWriter
+from .statefile import Unreadable, not_saving, read_bytes, unusable
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "game.json"
+HEARTBEAT = 0.1
+MAX_WRITES_PER_MINUTE = 120
+CLOCK_LINE = 64  # the heartbeat's fixed line at the end of the file
+RESUMED = ("Resumed", "press Play")  # the LCD's notice
+SET_ASIDE = ("Saved game bad:", "new game")
+
+
+class Snapshots:
+    """The snapshot file of one table in `state_dir` (none without one). Loop thread only;
+    `on_notice` may be called from the writer's thread."""
+
+    def __init__(
+        self,
+        state_dir: Path | None,
+        clock: Clock,
+        inbox: Inbox,
+        on_notice: Callable[[Lines], None],
+    ) -> None:
+        """The writer's thread hands a refusal of the disk to the loop through `inbox`, for
+        `on_notice` to show."""
+        self.path = None if state_dir is None else state_dir / FILE_NAME
+        self._clock = clock
+        self._writer: SnapshotWriter | None = None
+        if self.path is not None:
+            self._writer = SnapshotWriter(
+                self.path,
+                on_refused=lambda err: inbox.post(Call(lambda: on_notice(not_saving(err)))),
+            )
+        self._written: str | None = None  # what the last snapshot holds that matters
+        self.recent: list[float] = []  # when the snapshots of the last minute were taken
+        self._late: Timer | None = None
+        self._beat: Timer | None = None
+        self._table: Table | None = None  # the table the heartbeat follows
+
+    # -- at start --------------------------------------------------------------------
+
+    def resume(self, fresh: Table, rng: random.Random, owed: int) -> tuple[Table, list[Lines]]:
+        """The game to resume, paused, or `fresh`; and what the LCD says about it. `owed` is
+        what the cards-owed file says: it is the truth for the launcher's deliveries."""
+        if self.path is None:
+            return fresh, []
+        try:
+            data = read_bytes(self.path)
+            if data is None:
+                return fresh, []
+            snapshot, left = _split(data)
+            if snapshot.get("flashtable") != __version__:
+                raise Damaged(f"written by flashtable {_version_text(snapshot.get('flashtable'))}")
+            table = codec.decode(
+                snapshot,
+                settings=fresh.settings,
+                stations=fresh.stations,
+                has_launcher=fresh.has_launcher,
+                now=self._clock.now(),
+                rng=rng,
+                left=left,
+            )
+        except Unreadable:
+            return fresh, [SET_ASIDE]
+        except (Damaged, codec.Undecodable) as err:
+            unusable(self.path, str(err))
+            return fresh, [SET_ASIDE]
+        table = _owed_as_kept(table, owed)
+        log.info("resumed the game from %s: %s", self.path, table.phase.value)
+        return table, [RESUMED] if table.phase is Phase.PAUSED else []
+
+    # -- in play ---------------------------------------------------------------------
+
+    def note(self, table: Table) -> None:
+        """After each step of the engine: take a snapshot if something that matters changed,
+        and keep the heartbeat going while a turn's timer runs. Returns at once."""
+        if self._writer is None:
+            return
+        if self._late is None:
+            self._take(table, bounded=True)
+        self._keep_beating(table)
+
+    def wait(self) -> None:
+        """Wait until the writer has written all it was handed (see SnapshotWriter.wait)."""
+        if self._writer is not None:
+            self._writer.wait()
+
+    def close(self, table: Table) -> None:
+        """Take the last snapshot, unbounded, with the time left; the writer has them on the
+        disk when this returns."""
+        for timer in (self._beat, self._late):
+            if timer is not None:
+                timer.cancel()
+        self._beat = self._late = None
+        if self._writer is not None:
+            self._take(table, bounded=False)
+            self._time_left(table)
+            self._writer.close()
+
+    def _take(self, table: Table, *, bounded: bool) -> None:
+        assert self._writer is not None
+        now = self._clock.now()
+        snapshot = codec.encode(table, now)
+        digest = _digest(snapshot, table)
+        if digest == self._written:
+            return
+        self.recent = [t for t in self.recent if t > now - 60.0]
+        if bounded and len(self.recent) >= MAX_WRITES_PER_MINUTE:
+            self._late = self._clock.call_at(now + 1.0, lambda: self._take_late(table))
+            return
+        snapshot["flashtable"] = __version__
+        line = json.dumps(snapshot, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+        self._writer.snapshot(line, _clock_line(codec.time_left(snapshot)), now)
+        self._written = digest
+        self.recent.append(now)
+
+    def _take_late(self, table: Table) -> None:
+        self._late = None
+        self.note(table)
+
+    def _keep_beating(self, table: Table) -> None:
+        if _deadline(table) is None:
+            if self._beat is not None:
+                self._beat.cancel()
+                self._beat = None
+            return
+        if self._beat is None:
+            self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._tick)
+        self._table = table
+
+    def _tick(self) -> None:
+        self._beat = None
+        if self._table is not None and self._time_left(self._table):
+            self._keep_beating(self._table)
+
+    def _time_left(self, table: Table) -> bool:
+        """Hand the running turn's time left to the writer; False when no turn runs."""
+        deadline = _deadline(table)
+        if self._writer is None or deadline is None:
+            return False
+        now = self._clock.now()
+        self._writer.time_left(_clock_line(max(0.0, deadline - now)), now)
+        return True
+
+
+def _deadline(table: Table) -> float | None:
+    """When the running turn's timer runs out; None when no turn's timer runs."""
+    if table.phase is not Phase.TURN or table.turn is None:
+        return None
+    return table.turn.deadline
+
+
+def _version_text(value: object) -> str:
+    return repr(value)[:20] if value is not None else "another version"
+
+
+def _digest(snapshot: dict, table: Table) -> str:
+    """What a resumed game would get wrong if it were not written now: not the time a
+    running turn has played (the heartbeat keeps it), nor a card counted (the cards-owed
+    file does)."""
+    kept = dict(snapshot)
+    turn = kept.get("turn")
+    if turn is not None and table.phase is not Phase.PAUSED:
+        kept["turn"] = {"seat": turn["seat"]}
+    launcher = dict(kept["launcher"])
+    launcher["queue"] = [[seat, reason] for seat, _, reason in launcher["queue"]]
+    del launcher["cards_out"]
+    kept["launcher"] = launcher
+    kept["stats"] = {seat: stats[:3] + stats[4:] for seat, stats in kept["stats"].items()}
+    return json.dumps(kept, sort_keys=True)
+
+
+def _clock_line(left: float | None) -> bytes:
+    text = json.dumps({"left": None if left is None else round(left, 3)})
+    return text.ljust(CLOCK_LINE - 1).encode() + b"\n"
+
+
+def _split(data: bytes) -> tuple[dict, float | None]:
+    """The snapshot and the heartbeat's time left (None when it has none it can give)."""
+    if len(data) <= CLOCK_LINE:
+        raise Damaged("too short to be a snapshot")
+    snapshot = parse_json(data[:-CLOCK_LINE])
+    if not isinstance(snapshot, dict):
+        raise Damaged("not a snapshot")
+    try:
+        beat = parse_json(data[-CLOCK_LINE:])
+    except Damaged:
+        return snapshot, None  # torn by a cut: the snapshot's own figure stands
+    left = beat.get("left") if isinstance(beat, dict) else None
+    if isinstance(left, bool) or not isinstance(left, int | float):
+        return snapshot, None
+    return snapshot, float(left)
+
+
+def _owed_as_kept(table: Table, owed: int) -> Table:
+    """The deliveries as the cards-owed file has them: cards counted since the snapshot pay
+    off the first deliveries (and count for their seats); cards owed that the snapshot does
+    not know of go to whoever is at the slot."""
+    launcher = table.launcher
+    paid = launcher.owed - owed
+    queue = list(launcher.queue)
+    while paid > 0 and queue:
+        first = queue[0]
+        taken = min(paid, first.cards)
+        if first.seat is not None:
+            table = record_launcher_cards(table, first.seat, taken)
+        paid -= taken
+        queue[0] = replace(first, cards=first.cards - taken)
+        if not queue[0].cards:
+            queue.pop(0)
+    if paid < 0:
+        queue.append(Delivery(None, -paid, "restart"))
+    return replace(table, launcher=replace(table.launcher, queue=tuple(queue)))

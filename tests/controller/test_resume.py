@@ -1,0 +1,109 @@
+"""A restart resumes the game paused: the same seats, the same turn with the time it had
+left, the round's statistics and the cards still owed; a snapshot it cannot trust is set
+aside and the table starts fresh, saying so."""
+
+import json
+
+import pytest
+
+from controller import snapshot
+from controller.config import Config
+from controller.settings import Settings
+from controller.sim import SimTable
+
+from .test_launcher_table import start
+
+RESUMED = ("Resumed         ", "press Play      ")
+
+
+def config(**settings) -> Config:
+    return Config(settings=Settings({"turn_timer": 6, "sleep_time": "off", **settings}))
+
+
+async def test_a_restart_resumes_the_turn_paused_with_the_time_it_had_left(tmp_path):
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3, 5)
+        for _ in range(3):  # a few turns, for the statistics
+            [lit] = table.lit()
+            await table.tap(f"seat{lit}")
+            await table.advance(0.5)
+        [lit] = table.lit()
+        await table.advance(2.33)
+        turn = table.daemon.table.turn
+        left = turn.deadline - table.now
+        stats = table.daemon.table.stats
+    async with SimTable(config(), seed=9, state_dir=tmp_path) as table:
+        assert table.lcd == RESUMED
+        resumed = table.daemon.table
+        assert resumed.phase.value == "paused" and resumed.turn.seat == lit
+        assert resumed.seated == {1, 3, 5}
+        assert resumed.paused_left == pytest.approx(left, abs=0.1)
+        assert resumed.stats == stats
+        await table.advance(6.0)
+        assert table.lcd[0].startswith("Paused")  # nothing runs until Play
+        await table.tap("play_pause")
+        await table.advance(left - 0.2)
+        assert table.events_of("timeout") == []
+        await table.advance(0.3)
+        assert [e.data["seat"] for e in table.events_of("timeout")] == [lit]
+
+
+async def test_cards_owed_at_a_restart_go_to_the_seat_they_were_for(tmp_path):
+    settings = config(turn_timer=4, timeout_penalty=4)
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        lit = await start(table, 1, 2)
+        await table.advance(4.0)
+        while table.cards_out < 2:
+            await table.advance(0.001)
+        first = table.cards_out + table.launcher.card_in_beam
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await table.advance(3.0)
+        assert first + table.cards_out == 4
+        assert {e.data["seat"] for e in table.events_of("card_out")} == {lit}
+        assert table.daemon.table.stats[lit].launcher_cards == 4
+
+
+async def test_seating_survives_a_restart(tmp_path):
+    async with SimTable(config(), seed=1, state_dir=tmp_path) as table:
+        await table.tap("seat2")
+        await table.tap("seat4")
+    async with SimTable(config(), seed=1, state_dir=tmp_path) as table:
+        assert table.daemon.table.seated == {2, 4}
+        assert table.lights[2] == "on" and table.lights[4] == "on"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data[: len(data) // 2],
+        lambda data: data.replace(b'"flashtable":"', b'"flashtable":"9'),
+        lambda data: data.replace(b'"format":1', b'"format":7'),
+        lambda data: data.replace(b'"stations":6', b'"stations":4'),
+        lambda data: b"[" * 5000 + data,
+        lambda data: data.replace(b'"seated":[1,3]', b'"seated":[1,99]'),
+    ],
+    ids=["cut", "another version", "another format", "another table", "deep", "no such seat"],
+)
+async def test_a_snapshot_it_cannot_trust_is_set_aside_and_play_starts_fresh(tmp_path, damage):
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+    path = tmp_path / snapshot.FILE_NAME
+    original = path.read_bytes()
+    damaged = damage(original)
+    assert damaged != original
+    path.write_bytes(damaged)
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        assert table.lcd == ("Saved game bad: ", "new game        ")
+        assert table.daemon.table.phase.value == "seating"
+    assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == damaged
+
+
+async def test_a_turn_running_writes_few_snapshots(tmp_path):
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        before = len(table.daemon.snapshots.recent)
+        await table.advance(5.0)  # the countdown ticks, the heartbeat beats: no snapshot
+        assert len(table.daemon.snapshots.recent) == before
+        left = table.daemon.table.turn.deadline - table.now
+    data = (tmp_path / snapshot.FILE_NAME).read_bytes()  # the stop wrote the time left
+    assert json.loads(data[-snapshot.CLOCK_LINE :])["left"] == pytest.approx(left, abs=0.001)

@@ -1,0 +1,91 @@
+"""The game snapshot reaches the disk through one writer thread: the table never waits for
+the disk, a disk that falls behind gets the newest snapshot only, a refusal is shown on the
+LCD, and a stop leaves the last snapshot on the disk."""
+
+import asyncio
+import errno
+import json
+import os
+import threading
+
+from controller import snapshot, snapshot_writer
+from controller.config import Config
+from controller.settings import Settings
+from controller.sim import SimTable
+
+from .test_launcher_table import start
+
+DISK_FULL = ("Not saving:     ", "disk full       ")
+
+
+def config() -> Config:
+    return Config(settings=Settings({"turn_timer": 6, "sleep_time": "off"}))
+
+
+def saved(path) -> dict:
+    return json.loads(path.read_bytes()[: -snapshot.CLOCK_LINE])
+
+
+async def play_turns(table: SimTable, turns: int) -> None:
+    for _ in range(turns):
+        [lit] = table.lit()
+        await table.tap(f"seat{lit}")
+        await table.advance(0.5)
+
+
+async def test_a_disk_that_does_not_answer_never_holds_up_the_table(tmp_path, monkeypatch):
+    answer = threading.Event()
+    writes = []  # (the thread that wrote, the snapshot it wrote)
+    real = snapshot_writer.write_atomic
+
+    def slow_disk(path, data):
+        writes.append((threading.current_thread(), data))
+        answer.wait(timeout=30)  # a write on the loop would hold the whole table this long
+        real(path, data)
+
+    monkeypatch.setattr(snapshot_writer, "write_atomic", slow_disk)
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3, 5)
+        await play_turns(table, 6)
+        taken = len(table.daemon.snapshots.recent)
+        assert taken >= 8  # seats, the start, six turns: each a snapshot handed over
+        assert len(table.events_of("turn_started")) == 7  # play went on meanwhile
+        assert not (tmp_path / snapshot.FILE_NAME).exists()  # the disk has taken nothing
+        last_turn = table.daemon.table.turn.seat
+        answer.set()
+    # The stop waited for the writer: the newest snapshot is on the disk, and the ones the
+    # disk fell behind on were never written at all.
+    assert all(thread is not threading.main_thread() for thread, _ in writes)
+    assert len(writes) <= 3 < taken
+    assert saved(tmp_path / snapshot.FILE_NAME)["turn"]["seat"] == last_turn
+
+
+async def test_a_snapshot_the_disk_refuses_shows_not_saving_and_play_goes_on(tmp_path, monkeypatch):
+    def full_disk(path, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(snapshot_writer, "write_atomic", full_disk)
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        await asyncio.to_thread(table.daemon.snapshots.wait)
+        await table.settle()  # the writer's refusal reaches the loop
+        assert table.lcd == DISK_FULL
+        await play_turns(table, 12)  # 6 s: the notice is over, a snapshot refused each turn
+        assert len(table.events_of("turn_started")) == 13
+        assert table.lcd != DISK_FULL  # told once, not at every snapshot
+    assert not (tmp_path / snapshot.FILE_NAME).exists()
+
+
+async def test_a_stop_leaves_the_time_left_on_the_disk(tmp_path, monkeypatch):
+    flushed = []
+    real = os.fdatasync
+    monkeypatch.setattr(snapshot_writer.os, "fdatasync", lambda fd: flushed.append(fd) or real(fd))
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        await table.advance(2.37)  # under SYNC_EVERY: only the page cache has the time left
+        await asyncio.to_thread(table.daemon.snapshots.wait)
+        assert flushed == []
+        left = table.daemon.table.turn.deadline - table.now
+    assert len(flushed) == 1
+    data = (tmp_path / snapshot.FILE_NAME).read_bytes()
+    assert json.loads(data[-snapshot.CLOCK_LINE :])["left"] == round(left, 3)
