@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 FILE_NAME = "launcher.owed"
 MAX_OWED = 108  # a whole UNO deck: no game owes more at once
 OWED_DAMAGED = ("Cards owed: file", "damaged, 0 owed")  # the LCD's notice
-SLOT_SIZE = 64
+SLOT_SIZE = 128  # the longest record, a 20-digit sequence number and all, is 81 bytes
 SLOT_OFFSETS = (0, 4096)  # in different blocks of the disk, so one torn write spares the other
 FILE_SIZE = SLOT_OFFSETS[1] + SLOT_SIZE
 

@@ -116,3 +116,19 @@ def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(tmp
     owed.save((3, None))
     # 4 stays on the disk: a card dealt now would be dealt again after a restart.
     assert not owed.allows(3) and not owed.allows(4)
+
+
+def test_a_record_written_for_years_keeps_its_size_and_its_count(tmp_path):
+    """Sequence numbers grow by one a write: the longest record still fits its slot."""
+    seq = 10**19 - 1  # far more writes than a table makes in its life: 20 digits
+    data = bytearray(b" " * (owed_module.FILE_SIZE - 1) + b"\n")
+    for n in (seq - 1, seq):
+        offset = SLOT_OFFSETS[n % 2]
+        data[offset : offset + SLOT_SIZE] = owed_module._slot(n, (owed_module.MAX_OWED, "empty"))
+    (tmp_path / FILE_NAME).write_bytes(bytes(data))
+    owed = made(tmp_path)
+    assert owed.at_start == (owed_module.MAX_OWED, "empty")
+    owed.save((owed_module.MAX_OWED - 1, "empty"))
+    owed.close()
+    assert (tmp_path / FILE_NAME).stat().st_size == owed_module.FILE_SIZE
+    assert made(tmp_path).at_start == (owed_module.MAX_OWED - 1, "empty")
