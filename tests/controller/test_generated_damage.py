@@ -1,0 +1,186 @@
+"""Thousands of generated damaged state files and configs, through the parsers the daemon reads
+them with: each gives a usable value or the one error its reader turns into a message, never
+another exception. (test_damaged_files.py runs fewer of them through the daemon and the
+commands themselves.) The counts are chosen so that the file runs in a few seconds."""
+
+import asyncio
+import contextlib
+import json
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller import config, owed, snapshot
+from controller.game import codec
+from controller.safe_read import Damaged, parse_json
+from controller.settings import SETTINGS, SettingError, Settings, setting
+from controller.settings_store import SettingsStore
+
+from .test_damaged_files import (
+    GOOD_CONFIG,
+    GOOD_OWED,
+    GOOD_SETTINGS,
+    damaged,
+    json_values,
+    lcd_after_start,
+)
+
+
+def examples(count: int) -> settings:
+    return settings(max_examples=count, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+# A snapshot of a game in play, as the daemon writes it: three seats, a turn running, cards
+# owed to a seat.
+GOOD_SNAPSHOT = (
+    (
+        b'{"flashtable":"0.1.0","format":1,"launcher":{"cards_out":2,"jams":0,"misses":0,'
+        b'"queue":[[3,2,"timeout"]]},"phase":"turn","picks":[1,3],"seated":[1,3,5],'
+        b'"stations":6,"stats":{"1":[2,0,0,0,7.5],"3":[1,1,0,2,6.0],"5":[1,0,1,0,2.25]},'
+        b'"summary":null,"turn":{"left":3.2,"played":2.8,"seat":5}}\n'
+    )
+    + json.dumps({"left": 3.1}).ljust(snapshot.CLOCK_LINE - 1).encode()
+    + b"\n"
+)
+
+
+def resume(data: bytes) -> object:
+    """What the daemon makes of snapshot bytes: a table, or the error that sets them aside."""
+    fields, left = snapshot._split(data)
+    return codec.decode(
+        fields,
+        settings=Settings({}),
+        stations=6,
+        has_launcher=True,
+        now=100.0,
+        rng=random.Random(1),
+        left=left,
+    )
+
+
+def test_the_good_samples_are_good():
+    """The damage below starts from files the readers take as they are."""
+    assert resume(GOOD_SNAPSHOT).turn.seat == 5
+    assert owed._newest(GOOD_OWED)[1] == (2, "jam")
+    assert isinstance(parse_json(GOOD_SETTINGS), dict)
+    with tempfile.TemporaryDirectory() as name:
+        path = Path(name) / "flashtable.toml"
+        path.write_text(GOOD_CONFIG, encoding="utf-8")
+        assert config.load(path).seats == 6
+
+
+@examples(1000)
+@given(st.binary(max_size=200) | damaged(GOOD_SETTINGS) | damaged(GOOD_SNAPSHOT))
+def test_json_from_the_disk_is_a_value_or_damaged(data):
+    try:
+        parse_json(data)
+    except Damaged as err:
+        assert str(err) and "\n" not in str(err)
+
+
+@examples(1000)
+@given(damaged(GOOD_OWED) | st.binary(min_size=owed.FILE_SIZE, max_size=owed.FILE_SIZE))
+def test_a_damaged_cards_owed_record_is_a_possible_count_or_damaged(data):
+    try:
+        _, (cards, fault) = owed._newest(data)
+    except Damaged:
+        return
+    assert 0 <= cards <= owed.MAX_OWED and fault in (None, "jam", "empty")
+    assert fault is None or cards > 0
+
+
+@examples(500)
+@given(st.integers(0, owed.MAX_OWED), st.integers(0, owed.MAX_OWED), st.data())
+def test_a_write_torn_anywhere_leaves_the_count_before_or_after_it(before, after, data):
+    """A power cut in the middle of a slot's write: the record reads as either count."""
+    seq = data.draw(st.integers(1, 10**18))
+    file = bytearray(b" " * (owed.FILE_SIZE - 1) + b"\n")
+    for n in (seq - 1, seq):
+        offset = owed.SLOT_OFFSETS[n % 2]
+        file[offset : offset + owed.SLOT_SIZE] = owed._slot(n, (before, None))
+    new = owed._slot(seq + 1, (after, None))
+    torn_at = data.draw(st.integers(0, owed.SLOT_SIZE))
+    offset = owed.SLOT_OFFSETS[(seq + 1) % 2]
+    file[offset : offset + torn_at] = new[:torn_at]
+    _, (cards, _) = owed._newest(bytes(file))
+    assert cards in (before, after)
+    if torn_at == owed.SLOT_SIZE:
+        assert cards == after
+
+
+@examples(1000)
+@given(damaged(GOOD_SNAPSHOT))
+def test_a_damaged_snapshot_resumes_a_game_or_is_set_aside(data):
+    try:
+        table = resume(data)
+    except (Damaged, codec.Undecodable) as err:
+        assert str(err) and "\n" not in str(err)
+        return
+    assert table.seated <= set(range(1, 7))
+    assert table.phase.value in ("seating", "paused", "extreme", "round_over")
+
+
+snapshot_fields = st.sampled_from(sorted(json.loads(GOOD_SNAPSHOT.split(b"\n")[0])))
+
+
+@examples(300)
+@given(snapshot_fields, json_values)
+def test_a_snapshot_with_any_value_in_any_field_resumes_or_is_set_aside(field, value):
+    fields = json.loads(GOOD_SNAPSHOT.split(b"\n")[0])
+    fields[field] = value
+    line = json.dumps(fields).encode() + b"\n"
+    with contextlib.suppress(Damaged, codec.Undecodable):
+        resume(line + GOOD_SNAPSHOT[-snapshot.CLOCK_LINE :])
+
+
+@examples(300)
+@given(st.sampled_from([s.key for s in SETTINGS]) | st.text(max_size=12), json_values)
+def test_any_saved_value_of_any_setting_parses_or_is_refused(key, value):
+    try:
+        setting(key).parse(value)
+    except SettingError as err:
+        assert str(err) and "\n" not in str(err)
+
+
+@examples(60)
+@given(data=damaged(GOOD_SNAPSHOT))
+def test_a_damaged_snapshot_never_stops_the_table(data):
+    """Through the daemon itself: it starts, and whatever it set aside is what was there."""
+    with tempfile.TemporaryDirectory() as name:
+        state_dir = Path(name)
+        (state_dir / snapshot.FILE_NAME).write_bytes(data)
+        lines = asyncio.run(lcd_after_start(state_dir))
+        assert all(len(line) == 16 for line in lines)
+        kept = state_dir / f"{snapshot.FILE_NAME}.bad"
+        assert not kept.exists() or kept.read_bytes() == data
+
+
+@pytest.fixture(scope="module")
+def scratch():
+    with tempfile.TemporaryDirectory() as name:
+        yield Path(name)
+
+
+@examples(200)
+@given(data=damaged(GOOD_SETTINGS) | json_values.map(lambda v: json.dumps(v).encode()))
+def test_a_damaged_settings_file_loads_as_settings(scratch, data):
+    for old in scratch.glob("*"):
+        old.unlink()
+    (scratch / "settings.json").write_bytes(data)
+    loaded = SettingsStore(scratch, Settings({})).load()
+    assert isinstance(loaded.settings, Settings)
+
+
+@examples(500)
+@given(data=damaged(GOOD_CONFIG.encode()))
+def test_a_damaged_config_loads_or_says_why_in_one_line(scratch, data):
+    path = scratch / "flashtable.toml"
+    path.write_bytes(data)
+    try:
+        config.load(path)
+    except config.ConfigError as err:
+        assert str(err).startswith(f"{path}: ") and "\n" not in str(err)
