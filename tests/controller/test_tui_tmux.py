@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,14 +42,24 @@ def wait_for(session: str, *patterns: str, timeout: float = 20.0) -> str:
     pytest.fail(f"{patterns!r} never all showed; the pane was:\n{pane}")
 
 
-def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat(tmp_path):
+@contextmanager
+def view(*options: str, after: str = "") -> Iterator[str]:
+    """`flashtable sim OPTIONS` in a fresh 80x24 tmux session, whose name it yields; the
+    shell runs `after` in the pane once the view has ended. The session goes at the end."""
     session = f"flashtable-test-{uuid.uuid4().hex[:8]}"
     env = f"PYTHONPATH={ROOT} TERM=xterm-256color"
-    # A state directory of its own: the sim resumes the game its last run left.
-    sim = f"{sys.executable} -m controller sim --seed 1 --state-dir {tmp_path}"
-    command = f"cd {ROOT} && env {env} {sim}"
-    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
+    command = f"cd {ROOT} && env {env} {sys.executable} -m controller sim {' '.join(options)}"
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command + after)
     try:
+        yield session
+    finally:
+        if session_alive(session):
+            subprocess.run([TMUX, "kill-session", "-t", session], capture_output=True)
+
+
+def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat(tmp_path):
+    # A state directory of its own: the sim resumes the game its last run left.
+    with view("--seed", "1", "--state-dir", str(tmp_path)) as session:
         wait_for(session, r"Press to join")
         for key in ("1", "3", "5"):
             tmux("send-keys", "-t", session, key)
@@ -71,11 +83,29 @@ def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat(tmp_path):
         while time.monotonic() < deadline and session_alive(session):
             time.sleep(0.1)
         assert not session_alive(session), "q did not quit the view"
-    finally:
-        if session_alive(session):
-            subprocess.run([TMUX, "kill-session", "-t", session], capture_output=True)
 
 
 def session_alive(session: str) -> bool:
     result = subprocess.run([TMUX, "has-session", "-t", session], capture_output=True)
     return result.returncode == 0
+
+
+def test_sim_with_the_firmware_in_the_loop_stops_cleanly_on_sigint(tmp_path):
+    # The pane stays open after the view, to show what it left on the terminal.
+    ended = "; echo view-ended-with-$?; sleep 30"
+    options = ("--launcher", "serial", "--seed", "1", "--state-dir", str(tmp_path))
+    with view(*options, after=ended) as session:
+        wait_for(session, r"Press to join")
+        for key in ("1", "3", "p"):
+            tmux("send-keys", "-t", session, key)
+        pane = wait_for(session, r"Seat \d turn", r"round_started")
+        # The link's and the firmware's log stay in the view's event log, off the LCD.
+        assert "port /dev/pts" not in pane and "Launcher link" not in pane, pane
+        [pid] = tmux("list-panes", "-t", session, "-F", "#{pane_pid}").split()
+        view_pid = subprocess.run(
+            ["pgrep", "-P", pid, "-f", "controller sim"], capture_output=True, text=True
+        ).stdout.split()
+        assert len(view_pid) == 1, view_pid
+        subprocess.run(["kill", "-INT", view_pid[0]], check=True)
+        pane = wait_for(session, r"view-ended-with-0")
+        assert "Traceback" not in pane and "Error" not in pane, pane
