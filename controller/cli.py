@@ -13,12 +13,15 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .check_config import check_config
 from .closed_pipe import quiet_on_closed_pipe
 from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, LauncherConfig, load
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
 from .help_text import Parser
 from .mqtt.fleet_command import fleet_command
 from .run import run_daemon
+from .settings import SettingError, key_values
+from .settings_command import settings_command
 
 log = logging.getLogger("flashtable")
 
@@ -177,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     config_option(change)
     change.add_argument("changes", nargs="+", metavar="KEY=VALUE", help="settings to set")
+    change.set_defaults(command_parser=change)
     target = change.add_mutually_exclusive_group(required=True)
     target.add_argument("--table", metavar="ID", help="the table to change")
     target.add_argument("--all", action="store_true", help="every table that is online")
@@ -210,11 +214,14 @@ def command(argv: list[str] | None) -> int:
         if args.command == "settings":
             if args.action != "set" and args.changes:
                 args.command_parser.error(f"'{args.action}' takes no KEY=VALUE")
+            changes = shell_changes(args) if args.action == "set" else {}
             state_dir = args.state_dir or (SIM_STATE_DIR if args.sim else DEFAULT_STATE_DIR)
             table = "the simulated table" if args.sim else "the table"
             config = load(args.config)
-            return settings_command(config, state_dir, args.action, args.changes, table=table)
+            return settings_command(config, state_dir, args.action, changes, table=table)
         if args.command == "fleet":
+            if args.fleet_action == "set":
+                shell_changes(args)  # a malformed word is a usage error before any broker
             return fleet_command(load(args.config), args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         if args.command == "sim":
@@ -241,6 +248,16 @@ def command(argv: list[str] | None) -> int:
     )
 
 
+def shell_changes(args: argparse.Namespace) -> dict[str, str]:
+    """The command's KEY=VALUE words; one that is not KEY=VALUE is a usage error (exit 2)
+    showing the right form. What a setting may hold is the settings model's to refuse."""
+    parser: argparse.ArgumentParser = args.command_parser
+    try:
+        return key_values(args.changes)
+    except SettingError as err:
+        parser.error(str(err))
+
+
 CONFIG_BAD = ("Config file bad:", "defaults in use")  # the LCD's notice
 
 
@@ -252,63 +269,6 @@ def config_or_defaults(path: Path | None) -> tuple[Config, list[tuple[str, str]]
     except ConfigError as err:
         log.error("%s; the defaults are used", err)
         return Config(), [CONFIG_BAD]
-
-
-def check_config(path: Path | None) -> int:
-    config = load(path)
-    pinmap = config.pinmap(simulated=False)
-    shown = path or (DEFAULT_PATH if DEFAULT_PATH.exists() else "no config file: the defaults")
-    print(f"{shown}: ok, table {config.table_id!r}, {pinmap.seats} seats")
-    for role, pin in pinmap.pins.items():
-        print(f"  {role:<24} GPIO{pin}")
-    launcher = config.launcher
-    if launcher.link == "serial":
-        print(f"  launcher on a controller at {launcher.port}, {launcher.baud} baud")
-    return 0
-
-
-def settings_command(
-    config: Config, state_dir: Path, action: str, changes: list[str], *, table: str = "the table"
-) -> int:
-    from .settings import SETTINGS, SettingError, key_value
-    from .settings_store import SettingsStore
-    from .statefile import reason_of
-
-    if action != "show" and state_dir == DEFAULT_STATE_DIR and not state_dir.is_dir():
-        # The real table's directory comes with its service; making it here would leave
-        # settings that no table reads (on a laptop, the simulated table's are --sim).
-        print(
-            f"flashtable: {state_dir} does not exist: no table is installed here "
-            "(for the simulated table: --sim)",
-            file=sys.stderr,
-        )
-        return 1
-    store = SettingsStore(state_dir, config.settings)
-    loaded = store.load()
-    for problem in loaded.problems:
-        print(f"flashtable: {problem}", file=sys.stderr)
-    current = loaded.settings
-    try:
-        if action == "set":
-            pairs = dict(key_value(text) for text in changes)
-            if not pairs:
-                raise SettingError("nothing to set: give KEY=VALUE")
-            current = store.set(pairs)
-        elif action == "reset":
-            current = store.reset()
-    except SettingError as err:
-        print(f"flashtable: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"flashtable: cannot save {store.path}: {reason_of(err)}", file=sys.stderr)
-        return 1
-    print(f"Settings of {table}, kept in {store.path}")
-    print("(* changed on the table; the rest from the config or the defaults)")
-    for spec in SETTINGS:
-        mark = "*" if spec.key in store.changes else " "
-        value = spec.text(current[spec.key])
-        print(f"{mark} {spec.key:<18} {value:<10} {spec.label} ({spec.allowed()})")
-    return 0
 
 
 def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:

@@ -233,3 +233,21 @@ def key_value(text: str) -> tuple[str, str]:
     if not sep or not key:
         raise SettingError(f"{text!r} is not KEY=VALUE")
     return key.strip(), value.strip()
+
+
+def key_values(texts: list[str]) -> dict[str, str]:
+    """The shell's KEY=VALUE words as {key: value}. A word that is not one raises
+    SettingError showing the form it wants: `turn_timer 5` is told `turn_timer=5`."""
+    if not texts:
+        raise SettingError("nothing to set: give KEY=VALUE, e.g. turn_timer=6")
+    pairs: dict[str, str] = {}
+    for at, text in enumerate(texts):
+        try:
+            key, value = key_value(text)
+        except SettingError as err:
+            following = texts[at + 1] if at + 1 < len(texts) else ""
+            value = following if following and "=" not in following else "VALUE"
+            form = f"{text.strip()}={value}" if text.strip() and "=" not in text else "KEY=VALUE"
+            raise SettingError(f"{err}: write {form}") from None
+        pairs[key] = value
+    return pairs

@@ -78,8 +78,10 @@ def test_settings_are_shown_set_and_reset_from_the_shell(tmp_path, capsys):
 
     assert main(["settings", "set", "turn_timer=99", *state]) == 1
     assert "turn_timer cannot be '99'; allowed: off, 2-30 s, surprise" in capsys.readouterr().err
-    assert main(["settings", "set", "turn_timer", *state]) == 1
-    assert "'turn_timer' is not KEY=VALUE" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:  # a malformed command line is a usage error
+        main(["settings", "set", "turn_timer", *state])
+    assert done.value.code == 2
+    assert "'turn_timer' is not KEY=VALUE: write turn_timer=VALUE" in capsys.readouterr().err
 
     assert main(["settings", *state]) == 0
     assert "* turn_timer         8 s" in capsys.readouterr().out
@@ -96,6 +98,34 @@ def test_settings_set_as_root_leave_a_file_the_daemons_user_owns(tmp_path, capsy
         written = (tmp_path / "settings.json").stat()
         assert (written.st_uid, written.st_gid) == (daemon_user, daemon_group)
         assert written.st_mode & 0o777 == 0o640
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (
+            ["settings", "set", "turn_timer", "5"],
+            "'turn_timer' is not KEY=VALUE: write turn_timer=5",
+        ),
+        (["settings", "set"], "nothing to set: give KEY=VALUE, e.g. turn_timer=6"),
+        (["settings", "set", "=5"], "'=5' is not KEY=VALUE: write KEY=VALUE"),
+        (["settings", "reset", "picker=fair"], "'reset' takes no KEY=VALUE"),
+        (["fleet", "set", "mode", "flash", "--all"], "'mode' is not KEY=VALUE: write mode=flash"),
+    ],
+)
+def test_a_malformed_change_exits_2_showing_the_right_form(tmp_path, capsys, argv, error):
+    """Before any file or broker is touched: the words, not the table, are wrong."""
+    where = ["--config", str(tmp_path / "absent.toml")]  # no broker: fleet would exit 1
+    if argv[0] == "settings":
+        where = ["--state-dir", str(tmp_path)]
+    with pytest.raises(SystemExit) as done:
+        main([*argv, *where])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    command = " ".join(argv[: 2 if argv[0] == "fleet" else 1])
+    assert err.startswith(f"usage: flashtable {command} ")
+    assert err.splitlines()[-1] == f"flashtable {command}: error: {error}"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_every_min_max_pair_is_refused_the_wrong_way_round(tmp_path, capsys):
@@ -139,9 +169,11 @@ def test_settings_say_which_table_and_file_they_change(tmp_path, capsys, monkeyp
 
 def test_settings_never_create_a_real_table_state_dir(tmp_path, capsys, monkeypatch):
     import controller.cli
+    import controller.settings_command
 
     missing = tmp_path / "var-lib-flashtable"
     monkeypatch.setattr(controller.cli, "DEFAULT_STATE_DIR", missing)
+    monkeypatch.setattr(controller.settings_command, "DEFAULT_STATE_DIR", missing)
     assert main(["settings", "set", "picker=fair"]) == 1
     err = capsys.readouterr().err
     assert err == (

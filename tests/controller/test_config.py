@@ -1,5 +1,6 @@
 """The operator's config file and `flashtable check-config`."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -117,11 +118,11 @@ def test_check_config_of_a_missing_file_fails(tmp_path, capsys):
 
 
 def test_check_config_without_a_file_checks_the_defaults(capsys, monkeypatch, tmp_path):
-    import controller.cli
+    import controller.check_config
     import controller.config
 
     monkeypatch.setattr(controller.config, "DEFAULT_PATH", tmp_path / "absent.toml")
-    monkeypatch.setattr(controller.cli, "DEFAULT_PATH", tmp_path / "absent.toml")
+    monkeypatch.setattr(controller.check_config, "DEFAULT_PATH", tmp_path / "absent.toml")
     assert main(["check-config"]) == 0
     assert "no config file: the defaults: ok" in capsys.readouterr().out
 
@@ -163,4 +164,24 @@ def test_a_serial_launcher_is_configured_and_shown_by_check_config(tmp_path, cap
     )
     assert load(None).launcher.link == "gpio"
     assert main(["check-config", "--config", str(path)]) == 0
-    assert f"launcher on a controller at {port}, 115200 baud" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert f"launcher on a controller at {port}, 115200 baud" in out
+    # Not plugged in now: still a usable config, with a warning that names the port.
+    assert err == (
+        f"flashtable: warning: {port} does not exist (controller unplugged?); "
+        "the table opens it once it appears\n"
+    )
+
+
+def test_check_config_is_quiet_about_a_serial_port_that_exists(tmp_path, capsys):
+    controller_end, table_end = os.openpty()
+    try:
+        port = os.ttyname(table_end)
+        path = write(tmp_path, f"[launcher]\nlink = 'serial'\nport = '{port}'\n")
+        assert main(["check-config", "--config", str(path)]) == 0
+    finally:
+        os.close(controller_end)
+        os.close(table_end)
+    out, err = capsys.readouterr()
+    assert f"launcher on a controller at {port}, 115200 baud" in out
+    assert err == ""

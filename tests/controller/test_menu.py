@@ -466,10 +466,10 @@ async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(co
 
 
 async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(config, tmp_path):
-    from controller.cli import settings_command
+    from controller.settings_command import settings_command
 
     async with SimTable(config, state_dir=tmp_path) as table:
-        assert settings_command(config, tmp_path, "set", ["picker=fair"]) == 0
+        assert settings_command(config, tmp_path, "set", {"picker": "fair"}) == 0
         assert table.daemon.table.settings.picker == "classic"
         table.daemon.submit(RereadSettings())  # what SIGHUP does
         await table.settle()

@@ -31,8 +31,9 @@ pytestmark = [
 ]
 
 REJECTS_CONFIG = {
-    "controller/cli.py": (
+    "controller/check_config.py": (
         "    config = load(path)\n    pinmap",
+        "    from .config import ConfigError\n\n"
         '    raise ConfigError("this version rejects every config")\n    pinmap',
     )
 }
