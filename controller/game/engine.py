@@ -206,7 +206,9 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
         return launch.ok(table, at, effects) if name == "encoder.push" else table
     phase, seated = table.phase, seat in table.seated
     if name == "launcher":
-        return launch.hit(table, at, rng, effects) if launch.answers(table) else table
+        if launch.answers(table):
+            return launch.hit(table, at, rng, effects)
+        return launch.refuse(table, at, effects)
     if name in PLAY_INPUTS:
         return _play(table, at, rng, effects)
     if phase is Phase.SEATING:

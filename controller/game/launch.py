@@ -17,7 +17,7 @@ from typing import Any
 from ..settings import Settings
 from . import profiles, rest, summary
 from .effects import Announce, Dispense, Effect, ResumeLauncher, Sound
-from .state import Chime, Delivery, Launcher, Phase, Table
+from .state import Chime, Delivery, Launcher, Lines, Message, Phase, Table
 from .text import row
 
 CHIME_TIME = 0.6
@@ -41,6 +41,40 @@ def answers(table: Table) -> bool:
     if table.phase is Phase.SEATING:
         return table.settings.mode == "extreme"
     return table.phase in HIT_PHASES
+
+
+# Why a press of the launcher button is no hit, with the refusing tone, for RESULT_TIME: two
+# lines over the screen, or in play one line over the first (the seat and its seconds stay
+# in sight). Not answered: a slap race, a notice or a pause, whose own screens say what the
+# table waits for.
+NO_LAUNCHER = (("No launcher", "Draw from pile"), "No launcher")
+FLASH_DRAWS = (("Launcher off", "Flash: draw pile"), "Flash: draw pile")
+NO_ROUND = (("Start a round", "to use launcher"), "")  # Table mode: hits are for turns
+
+
+def refusal(table: Table) -> tuple[Lines, str] | None:
+    """What the LCD says to a press of the launcher button that is no hit now, if anything:
+    its two lines, and its line in play."""
+    if table.phase not in (Phase.SEATING, Phase.TURN, Phase.ROUND_OVER):
+        return None
+    if not table.has_launcher:
+        return NO_LAUNCHER
+    if table.settings.mode == "flash":
+        return FLASH_DRAWS
+    return NO_ROUND if table.phase is not Phase.TURN else None
+
+
+def refuse(table: Table, at: float, effects: list[Effect]) -> Table:
+    """A press of the launcher button that is no hit: say why (`refusal`)."""
+    said = refusal(table)
+    if said is None:
+        return table
+    lines, in_play = said
+    effects.append(Sound("refuse"))
+    until = at + RESULT_TIME
+    if table.phase is Phase.TURN and table.turn is not None:
+        return replace(table, turn=replace(table.turn, banner=in_play, banner_until=until))
+    return replace(table, message=Message(lines, until))
 
 
 def profile(settings: Settings) -> profiles.LauncherProfile:

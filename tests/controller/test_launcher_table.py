@@ -165,6 +165,8 @@ async def test_extreme_mode_fires_from_the_idle_screen_with_nobody_seated():
 async def test_the_launcher_waits_for_a_round_in_table_mode():
     async with SimTable(config(), seed=3) as table:
         await table.tap("launcher")
+        assert table.lcd == ("Start a round   ", "to use launcher ")  # why nothing flies
         await table.advance(2.0)
+        assert table.lcd == ("Table   timer 4s", "Press to join   ")
         assert table.events_of("hit") == []
         assert table.cards_out == 0

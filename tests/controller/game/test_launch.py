@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from controller.game.effects import Dispense, ResumeLauncher
-from controller.game.events import CardOut, ExactDraw, LauncherStopped
+from controller.game.events import CardOut, Command, ExactDraw, LauncherStopped
 from controller.game.launch import CAP_WINDOW, CHIME_TIME
 from controller.game.state import Launcher, Phase
 
@@ -226,3 +226,57 @@ def test_a_backlog_of_penalties_stays_bounded_and_every_seat_gets_all_its_cards(
     assert game.table.launcher.owed == sum(owed_to.values())
     count_out(game, game.table.launcher.owed)
     assert {seat: game.table.stats[seat].launcher_cards for seat in owed_to} == owed_to
+
+
+def test_the_launcher_button_in_flash_mode_says_the_players_draw_from_the_pile():
+    game = Game({"mode": "flash", "turn_timer": 6}, has_launcher=True, seed=3)
+    mark = game.mark()
+    game.tap("launcher")
+    assert game.lines == ("Launcher off", "Flash: draw pile")
+    assert game.sounds(mark) == ["refuse"]
+    game.wait(2.0)
+    assert game.lines == ("Flash   timer 6s", "Press to join")
+    # In play only the first line says it: the seat and its seconds stay in sight.
+    seat = game.start(1, 2)
+    game.wait(1.0)
+    mark = game.mark()
+    game.tap("launcher")
+    assert game.lines == ("Flash: draw pile", f"Seat {seat} turn   5s")
+    assert game.sounds(mark) == ["refuse"]
+    assert game.announced("hit", mark) == [] and dispensed(game, mark) == []
+    game.wait(2.0)
+    assert game.lines[0] == "Flash   timer 6s" and game.lit == seat
+
+
+def test_the_launcher_button_in_table_mode_before_a_round_says_to_start_one():
+    game = table_game()
+    game.seat(1, 2)
+    mark = game.mark()
+    game.tap("launcher")
+    assert game.lines == ("Start a round", "to use launcher")
+    assert game.sounds(mark) == ["refuse"] and game.announced("hit", mark) == []
+    game.wait(2.0)
+    assert game.lines == ("Table   timer 4s", "Seats 12")
+    # Between rounds, over the summary, the same.
+    game.tap("play_pause")
+    game.feed(Command("new_round", game.now))
+    assert game.table.phase is Phase.ROUND_OVER
+    summary = game.lines
+    game.tap("launcher")
+    assert game.lines == ("Start a round", "to use launcher")
+    game.wait(2.0)
+    assert game.lines == summary
+    # In a round it is a hit again.
+    game.tap("play_pause")
+    mark = game.mark()
+    game.tap("launcher")
+    assert len(game.announced("hit", mark)) == 1 and "refuse" not in game.sounds(mark)
+
+
+def test_the_launcher_button_of_a_table_without_a_launcher_says_so():
+    game = Game({"mode": "table", "turn_timer": 4}, has_launcher=False)
+    game.tap("launcher")
+    assert game.lines == ("No launcher", "Draw from pile")
+    seat = game.start(1, 2)
+    game.tap("launcher")
+    assert game.lines == ("No launcher", f"Seat {seat} turn   4s")
