@@ -756,6 +756,47 @@ def test_a_long_event_line_wraps_under_its_data_instead_of_being_cut():
     play(scenario, size=(80, 40))
 
 
+@pytest.mark.parametrize("columns", [80, 120])
+def test_a_long_event_line_breaks_only_between_its_values(columns):
+    from controller.publish import GameEvent
+    from controller.tui.eventlog import DATA_COLUMN, Entry, event_line
+
+    stats = {"turns": 12, "timeouts": 1, "slaps_lost": 0, "launcher_cards": 7, "average_turn": 3.4}
+    seats = [{"seat": seat, **stats} for seat in (1, 3, 5)]
+    line = event_line(93.25, GameEvent(40, "round_over", {"winner": 3, "seats": seats}))
+    data = line[DATA_COLUMN:]
+
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        app.log_view.add(Entry(93.25, line))
+        await app.advance(0.1)
+        await pilot.pause()
+        region = app.log_view.region
+        rows = screen(app).splitlines()[region.y : region.bottom]
+        [first] = [n for n, row in enumerate(rows) if "round_over" in row]
+        assert rows[first][:DATA_COLUMN] == line[:DATA_COLUMN]
+        shown = [rows[first][DATA_COLUMN : region.right - 1].rstrip()]
+        for row in rows[first + 1 :]:
+            if row[region.x : DATA_COLUMN].strip() or not row.strip():
+                break
+            shown.append(row[DATA_COLUMN : region.right - 1].rstrip())
+        assert len(shown) > 1
+        # Row by row the data as it is, each break after a comma or at a space, and only
+        # where the next value would not fit in the log's width.
+        width = app.log_view.scrollable_content_region.width - DATA_COLUMN
+        at = 0
+        for row in shown:
+            assert data.startswith(row, at), (row, data[at:])
+            at += len(row)
+            if at < len(data):
+                assert data[at - 1] == "," or data[at] == " ", (row, data[at - 1 : at + 1])
+                at += data[at] == " "
+                following = re.match(r"[^ ,]*,?", data[at:]).group()
+                assert len(row) + (data[at - 1] == " ") + len(following) > width, row
+        assert at == len(data)
+
+    play(scenario, size=(columns, 40))
+
+
 def test_a_setting_changed_in_the_menu_is_in_the_log():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
         await keys(app, pilot, "right", "right", "right", "enter", "right")
