@@ -167,7 +167,7 @@ def render(menu: Menu, context: Context) -> tuple[str, str]:
         return (entry.label, entry.key.rjust(COLUMNS))
     if entry.kind == "submenu":
         return (first, "push to open".rjust(COLUMNS))
-    return (first, "")
+    return (first, entry.hint.rjust(COLUMNS))
 
 
 def _test_lines(menu: Menu, context: Context) -> tuple[str, str]:

@@ -49,6 +49,7 @@ class Entry:
     action: Action | None = None
     children: Callable[[Context], tuple[Entry, ...]] | None = field(default=None, compare=False)
     question: str = ""  # what a "confirm" entry asks before it acts (default: its label)
+    hint: str = ""  # the second line under an action, a confirm or a test: what a push does
 
 
 def _setting(key: str) -> Entry:
@@ -58,6 +59,8 @@ def _setting(key: str) -> Entry:
 
 
 PLAY_LABELS = {"seating": "Start", "play": "Pause", "paused": "Resume", "over": "Start"}
+NEW_ROUND_HINT = "same seats"  # SPEC §2.5: a new round keeps the seats
+CHANGE_SEATS_HINT = "players rejoin"
 
 
 def _handicaps(context: Context) -> tuple[Entry, ...]:
@@ -70,21 +73,31 @@ def _custom_launcher(context: Context) -> tuple[Entry, ...]:
 
 def _quick_dispense(context: Context) -> tuple[Entry, ...]:
     return tuple(
-        Entry(f"{n} card" + ("s" if n > 1 else ""), "action", action=Action("dispense", n))
+        Entry(
+            f"{n} card" + ("s" if n > 1 else ""),
+            "action",
+            action=Action("dispense", n),
+            hint="push to deal",
+        )
         for n in QUICK_DISPENSE
     )
 
 
 def _hardware_test(context: Context) -> tuple[Entry, ...]:
     tests = [
-        Entry("Lights", "test", "lights"),
-        Entry("Buttons", "test", "buttons"),
-        Entry("Buzzer", "action", action=Action("test", ("buzzer", True))),
+        Entry("Lights", "test", "lights", hint="push to start"),
+        Entry("Buttons", "test", "buttons", hint="push to start"),
+        Entry("Buzzer", "action", action=Action("test", ("buzzer", True)), hint="push to beep"),
     ]
     if context.has_launcher:
         tests += [
-            Entry("Eject 1 card", "action", action=Action("test", ("eject", True))),
-            Entry("Beam sensor", "test", "beam"),
+            Entry(
+                "Eject 1 card",
+                "action",
+                action=Action("test", ("eject", True)),
+                hint="push to eject",
+            ),
+            Entry("Beam sensor", "test", "beam", hint="push to start"),
         ]
     return tuple(tests)
 
@@ -97,17 +110,32 @@ def top(context: Context) -> tuple[Entry, ...]:
     """The top level of the menu."""
     entries = []
     if context.phase in PLAY_LABELS:  # an Extreme round has nothing to pause
-        entries.append(Entry(PLAY_LABELS[context.phase], "action", action=Action("play")))
+        label = PLAY_LABELS[context.phase]
+        hint = f"push to {label.lower()}"
+        entries.append(Entry(label, "action", action=Action("play"), hint=hint))
     if context.phase == "over":
         entries += [
-            Entry("New round", "action", action=Action("new_round")),
-            Entry("Change seats", "action", action=Action("seating")),
+            Entry("New round", "action", action=Action("new_round"), hint=NEW_ROUND_HINT),
+            Entry("Change seats", "action", action=Action("seating"), hint=CHANGE_SEATS_HINT),
         ]
     elif context.phase in ("play", "busy", "paused", "extreme"):
         # Either ends the round going on: one push by mistake must not lose its statistics.
+        ask = "End the round?"
         entries += [
-            Entry("New round", "confirm", action=Action("new_round"), question="End the round?"),
-            Entry("Change seats", "confirm", action=Action("seating"), question="End the round?"),
+            Entry(
+                "New round",
+                "confirm",
+                action=Action("new_round"),
+                question=ask,
+                hint=NEW_ROUND_HINT,
+            ),
+            Entry(
+                "Change seats",
+                "confirm",
+                action=Action("seating"),
+                question=ask,
+                hint=CHANGE_SEATS_HINT,
+            ),
         ]
     entries += [
         _setting("mode"),
@@ -135,6 +163,6 @@ def top(context: Context) -> tuple[Entry, ...]:
         _setting("sleep_time"),
         Entry("Hardware test", "submenu", children=_hardware_test),
         Entry("Info", "submenu", children=_info),
-        Entry("Reset settings", "confirm", action=Action("reset")),
+        Entry("Reset settings", "confirm", action=Action("reset"), hint="to the defaults"),
     ]
     return tuple(entries)

@@ -77,7 +77,7 @@ def config() -> Config:
 async def test_a_turn_opens_the_menu_and_every_top_entry_is_there_in_order(config):
     async with SimTable(config) as table:
         await table.turn(1)
-        assert lcd(table) == ("→Start", "")
+        assert lcd(table) == ("→Start", "push to start")
         seen = []
         for _ in TOP:
             seen.append(label(table))
@@ -86,6 +86,45 @@ async def test_a_turn_opens_the_menu_and_every_top_entry_is_there_in_order(confi
         assert label(table) == "Start"  # the list goes round
         await table.turn(-1)
         assert label(table) == "Reset settings"
+
+
+async def second_lines(table: SimTable) -> dict[str, str]:
+    """Each entry's second line, for the list showing and for each submenu in it."""
+    shown: dict[str, str] = {}
+    while (entry := label(table)) not in shown:
+        shown[entry] = lcd(table)[1]
+        assert len(table.lcd[1]) == 16
+        if shown[entry] == "push to open":
+            await push(table)
+            below = await second_lines(table)
+            shown.update({f"{entry}/{child}": line for child, line in below.items()})
+            await back(table)
+        await table.turn(1)
+    return shown
+
+
+async def test_every_entry_of_the_menu_says_something_on_its_second_line(config):
+    """A setting its value, a submenu "push to open", an action what a push does."""
+    async with SimTable(config, seed=2) as table:
+        await table.tap("seat1")
+        await table.tap("seat2")
+        await table.turn(1)
+        seating = await second_lines(table)
+        assert seating["Start"] == "push to start"
+        assert seating["Turn timer"] == "4 s" and seating["Mode"] == "table"
+        assert seating["Quick dispense/2 cards"] == "push to deal"
+        assert seating["Hardware test/Buzzer"] == "push to beep"
+        assert seating["Hardware test/Beam sensor"] == "push to start"
+        assert seating["Reset settings"] == "to the defaults"
+        await goto(table, "Start")
+        await push(table)
+        await table.turn(1)  # the menu opens over the turn, and pauses it
+        paused = await second_lines(table)
+        assert paused["Resume"] == "push to resume"
+        assert paused["New round"] == "same seats"
+        assert paused["Change seats"] == "players rejoin"
+        for screens in (seating, paused):
+            assert [entry for entry, line in screens.items() if not line] == []
 
 
 async def test_the_turn_timer_set_to_6s_shows_and_times_the_next_turn(config):
