@@ -1,6 +1,7 @@
 """Every benchmark in one run, and docs/performance.md written from what they printed.
 
-Usage: python bench/all.py   (from the repository root, in its virtual environment)
+Usage, from the repository root of a fresh clone: `./dev sim` (or `./dev test`) once to make
+`.venv`, then `.venv/bin/python bench/all.py`. About 10 minutes; let the machine be quiet.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Each script with the arguments that fit the whole run in under 10 minutes here.
 RUNS = [
-    ("Press → light", "press_light.py", ["10000", "10"]),
+    ("Press → light", "press_light.py", ["10000", "5", "2000"]),
     ("SLAP ordering under load", "slap_order.py", ["10000"]),
-    ("CPU: idle, flashtable run --sim", "idle_cpu.py", ["5", "3"]),
-    ("CPU: idle and in a game", "cpu_use.py", ["5", "3"]),
+    ("CPU: idle and in a game", "cpu_use.py", ["3", "3"]),
     ("Memory over one long round", "rss_round.py", ["100000"]),
     ("Start-up", "start_up.py", ["10"]),
     ("Engine step cost, early and late in one game", "engine_step.py", ["101000", "3"]),

@@ -10,7 +10,7 @@ event loop at all), and a bare thread → event-loop hand-off (the floor for any
 daemon). Quiet, then with two CPU hogs. A timeout is timed from the moment the daemon is due
 to decide it (the turn's deadline plus the grace that lets an earlier edge cross the thread
 border first) to the timed-out seat's flash.
-Usage: python bench/press_light.py [presses] [timeouts]
+Usage: python bench/press_light.py [presses to claim a seat] [timeouts] [turns ended]
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from hardware.sim.pins import SimFactory, SimPin
 SEATS = 8
 SAME_SEAT_GAP = 0.04  # a seat's next edge well after its debounce lockout and settle
 WAIT = 2.0  # longest wait for a light before the press counts as lost
+BASELINE_SAMPLES = 2_000  # each baseline, after each case: enough for its p99
 SEEN = 0.1  # the least step of a light's level that counts as an answer a player sees
 
 
@@ -104,13 +105,13 @@ class Bench:
         return self.stamp - start
 
     def lit(self) -> int | None:
-        """The seat whose turn it is, once its light shows it (pulse, blink for a seat playing
-        again, fast blink in the last seconds)."""
+        """The seat whose turn it is, once its light shows it (pulse, or fast blink in the last
+        seconds)."""
         table = self.daemon.table
         if table.phase is not Phase.TURN or table.turn is None:
             return None
         seat = table.turn.seat
-        moving = (Pattern.PULSE, Pattern.BLINK, Pattern.BLINK_FAST)
+        moving = (Pattern.PULSE, Pattern.BLINK_FAST)
         return seat if self.daemon.board.lights[seat].pattern in moving else None
 
     def wait_lit(self) -> int:
@@ -246,20 +247,20 @@ async def measured(
             f"  ({bench.lost} presses whose light never changed within {WAIT:.0f} s; "
             f"{bench.restarts} rounds ended by a press seen as a hold)"
         )
-    n = len(figures)
     start = time.monotonic()
-    bare = await asyncio.to_thread(bare_gpiozero, LoopClock(loop), max(n, 2000))
-    floor = await asyncio.to_thread(hand_off, loop, max(n, 2000))
+    bare = await asyncio.to_thread(bare_gpiozero, LoopClock(loop), BASELINE_SAMPLES)
+    floor = await asyncio.to_thread(hand_off, loop, BASELINE_SAMPLES)
     print(f"  (daemon {took:.0f} s, baselines {time.monotonic() - start:.0f} s)", flush=True)
     return figures, bare, floor
 
 
-async def measure(presses: int, count: int) -> None:
-    quiet = {"mode": "flash", "sleep_time": "off", "turn_timer": "off"}
+async def measure(presses: int, count: int, turns: int) -> None:
+    # The fair picker: no seat twice in a row, whose "again" turn would hold the driver up.
+    quiet = {"mode": "flash", "sleep_time": "off", "turn_timer": "off", "picker": "fair"}
     timed = {**quiet, "turn_timer": 2, "timeout_penalty": 0}
     cases = [
         ("claim a seat", quiet, lambda b: claim(b, presses)),
-        ("end a turn", quiet, lambda b: end_turn(b, presses)),
+        ("end a turn", quiet, lambda b: end_turn(b, turns)),
         ("timeout", timed, lambda b: timeouts(b, count)),
     ]
     for load, hogging in (("quiet", 0), ("two CPU hogs", 2)):
@@ -283,7 +284,8 @@ def main() -> None:
     )
     presses = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    asyncio.run(measure(presses, count))
+    turns = int(sys.argv[3]) if len(sys.argv) > 3 else presses
+    asyncio.run(measure(presses, count, turns))
 
 
 if __name__ == "__main__":
