@@ -169,7 +169,7 @@ class Daemon:
             self._wakeup.fired()
             self.feed(Tick(self._inbox.known_until(self.clock.now())))
         elif isinstance(item, Report):
-            self.feed(LauncherLink.event_for(item))
+            self.feed(self.launcher.event_for(item))
         elif isinstance(item, Call):
             item.work()
         elif isinstance(item, EncoderTurn):

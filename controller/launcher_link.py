@@ -60,7 +60,7 @@ class LauncherLink:
         self._on_notice = on_notice
         self._on_link = on_link
         self._inbox = inbox
-        on_report = inbox.put
+        self._unheard = 0  # cards the ejector counted whose reports the game has not had yet
         self.ejector: GpioEjector | SerialEjector | None = None
         self._owed: OwedFile | None = None
         self._refusal_shown = False
@@ -73,6 +73,7 @@ class LauncherLink:
                 on_kept=lambda: inbox.post(Call(self.record_kept)),
                 background=not isinstance(clock, VirtualClock),
             )
+        owed = self._owed
         if port is not None and launcher is not None:
             # pyserial loads only for a serial link, not with the daemon (start-up time).
             from hardware.serial_ejector import SerialEjector
@@ -81,15 +82,16 @@ class LauncherLink:
                 port,
                 baud=launcher.baud,
                 clock=clock,
-                on_report=on_report,
+                on_report=self._reported,
                 on_link=on_link,
+                keep_sent=(lambda sent: True) if owed is None else owed.save_sent,
             )
         elif board.motor is not None and board.beam is not None:
-            owed, beam, empty = self._owed, board.beam, board.empty
+            beam, empty = board.beam, board.empty
             self.ejector = GpioEjector(
                 board.motor,
                 clock=clock,
-                on_report=on_report,
+                on_report=self._reported,
                 beam_clear=lambda: bool(beam.is_active),
                 hopper_empty=lambda: empty is not None and bool(empty.is_active),
                 may_feed=(lambda remaining: True) if owed is None else owed.allows,
@@ -111,8 +113,8 @@ class LauncherLink:
 
     def record_kept(self) -> None:
         """The cards-owed file took a write or refused it (told on the loop): the ejector may
-        let the next card go; the LCD tells of a refusal."""
-        if isinstance(self.ejector, GpioEjector):
+        let the next card go, or a controller's DISPENSE leave; the LCD tells of a refusal."""
+        if self.ejector is not None:
             self.ejector.recheck()
         if self._owed is not None and self._owed.refused:
             for lines in self.notices():
@@ -143,6 +145,10 @@ class LauncherLink:
             return []
         now = self._clock.now()
         self.ejector.fault = fault
+        sent = self._owed.sent_at_start
+        if sent is not None and not isinstance(self.ejector, GpioEjector):
+            # Asked again under its id before anything else: the controller tells how it went.
+            self.ejector.restore(sent)
         events: list[Event] = []
         if resumed.owed:
             self.ejector.dispense(resumed.owed)
@@ -161,10 +167,15 @@ class LauncherLink:
         elif name == "launcher.empty" and active:
             self.ejector.hopper_emptied()
 
-    @staticmethod
-    def event_for(report: Report) -> Event:
+    def _reported(self, report: Report) -> None:
+        if isinstance(report, CardCounted):
+            self._unheard += 1
+        self._inbox.put(report)
+
+    def event_for(self, report: Report) -> Event:
         """What an ejector's report is to the game."""
         if isinstance(report, CardCounted):
+            self._unheard -= 1
             return CardOut(report.time)
         return LauncherStopped(report.reason, report.time)
 
@@ -183,9 +194,16 @@ class LauncherLink:
     def keep(self, launcher: Launcher) -> None:
         """Save what the game says is still owed, the card on its way out counted as dealt
         (after every event; returns at once on the table)."""
-        if self._owed is not None and self.ejector is not None:
-            owed = max(0, launcher.owed - self.ejector.in_flight)
-            self._owed.save((owed, launcher.fault if owed else None))
+        ejector = self.ejector
+        if self._owed is None or ejector is None:
+            return
+        if isinstance(ejector, GpioEjector):
+            owed, sent = max(0, launcher.owed - ejector.in_flight), None
+        else:
+            # Exact, as the controller's own count: the cards it counted are taken off before
+            # the game hears of them, and a restart asks its dispense again (docs/state.md).
+            owed, sent = max(0, launcher.owed - self._unheard), ejector.sent
+        self._owed.save((owed, launcher.fault if owed else None), sent)
 
     async def stop(self, handle: Callable[[object], None]) -> None:
         """Stop the motor for good, the inbox closed: the launcher's reports and edges still

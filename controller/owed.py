@@ -29,11 +29,15 @@ log = logging.getLogger(__name__)
 FILE_NAME = "launcher.owed"
 MAX_OWED = 108  # a whole UNO deck: no game owes more at once
 OWED_DAMAGED = ("Cards owed: file", "damaged, 0 owed")  # the LCD's notice
-SLOT_SIZE = 128  # the longest record, a 20-digit sequence number and all, is 81 bytes
+SLOT_SIZE = 128  # the longest record, a 20-digit sequence number, a dispense and all: 114
 SLOT_OFFSETS = (0, 4096)  # in different blocks of the disk, so one torn write spares the other
 FILE_SIZE = SLOT_OFFSETS[1] + SLOT_SIZE
 
 Owed = tuple[int, str | None]  # (cards, "jam" or "empty" while the launcher waits for OK)
+# A serial controller's dispense: (id, cards asked for, cards counted so far), kept before the
+# DISPENSE leaves, so that a restart asks the same id again (docs/state.md).
+Sent = tuple[int, int, int]
+Record = tuple[Owed, Sent | None]
 
 
 class OwedFile:
@@ -46,8 +50,8 @@ class OwedFile:
         self._on_kept = on_kept
         self._lock = threading.Lock()
         self._seq = 0
-        self._at_start = self._load()
-        self._kept = self._asked = self._at_start
+        self._at_start, self._sent_at_start = self._load()
+        self._kept = self._asked = (self._at_start, self._sent_at_start)
         self._fd: int | None = None
         self._stale = False  # a count that cannot be replaced nor removed stays on the disk
         self._writing = False
@@ -64,20 +68,39 @@ class OwedFile:
         """What was saved last, read when this was made; (0, None) when there is nothing."""
         return self._at_start
 
+    @property
+    def sent_at_start(self) -> Sent | None:
+        """The serial dispense saved last with the count, if any."""
+        return self._sent_at_start
+
     def allows(self, cards: int) -> bool:
         """Whether the disk says `cards` are owed, with no other write on its way; or nothing
         is kept at all, so that a restart owes nothing and can only err by cards fewer."""
         with self._lock:
             if self._fd is None:
                 return not self._stale
-            return not self._writing and self._asked == self._kept and self._kept[0] == cards
+            return not self._writing and self._asked == self._kept and self._kept[0][0] == cards
 
-    def save(self, owed: Owed) -> None:
-        """Have `owed` written: at once in virtual time, soon by the writer thread."""
+    def holds(self, sent: Sent) -> bool:
+        """Whether the disk holds the serial dispense `sent`, or nothing is kept at all."""
         with self._lock:
-            if self._fd is None or owed == self._asked:
+            if self._fd is None:
+                return not self._stale
+            return not self._writing and self._kept[1] == sent
+
+    def save_sent(self, sent: Sent) -> bool:
+        """Have the serial dispense `sent` written with the count last saved; whether the
+        disk holds it already (the DISPENSE may leave)."""
+        self.save(self._asked[0], sent)
+        return self.holds(sent)
+
+    def save(self, owed: Owed, sent: Sent | None = None) -> None:
+        """Have `owed` (and the serial dispense `sent`) written: at once in virtual time, soon
+        by the writer thread."""
+        with self._lock:
+            if self._fd is None or (owed, sent) == self._asked:
                 return
-            self._asked = owed
+            self._asked = (owed, sent)
         if self._writer is None:
             self._write_latest()
         else:
@@ -95,20 +118,20 @@ class OwedFile:
 
     # -- reading -------------------------------------------------------------------------
 
-    def _load(self) -> Owed:
+    def _load(self) -> Record:
         try:
             data = read_bytes(self.path, FILE_SIZE)
             if data is None:
-                return (0, None)
-            self._seq, owed = _newest(data)
-            return owed
+                return ((0, None), None)
+            self._seq, record = _newest(data)
+            return record
         except Unreadable as err:
             # Nothing is dealt for a count that cannot be trusted: a card too few, at worst
             # a burst, beats a million cards.
             self.problem = err
         except Damaged as err:
             self.problem = unusable(self.path, str(err))
-        return (0, None)
+        return ((0, None), None)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -122,7 +145,7 @@ class OwedFile:
                 blank = bytearray(b" " * (FILE_SIZE - 1) + b"\n")
                 for seq in (self._seq - 1, self._seq):  # the next write replaces the older
                     offset = SLOT_OFFSETS[seq % 2]
-                    blank[offset : offset + SLOT_SIZE] = _slot(seq, self._at_start)
+                    blank[offset : offset + SLOT_SIZE] = _slot(seq, *self._kept)
                 write_atomic(self.path, bytes(blank))
                 self._fd = os.open(self.path, flags)
         except OSError as err:
@@ -136,19 +159,19 @@ class OwedFile:
 
     def _write_latest(self) -> None:
         with self._lock:
-            owed, fd = self._asked, self._fd
-            if fd is None or owed == self._kept:
+            record, fd = self._asked, self._fd
+            if fd is None or record == self._kept:
                 return
             self._writing = True  # until it is on the disk, no card may count on either
         self._seq += 1
         try:
-            os.pwrite(fd, _slot(self._seq, owed), SLOT_OFFSETS[self._seq % 2])
+            os.pwrite(fd, _slot(self._seq, *record), SLOT_OFFSETS[self._seq % 2])
             os.fdatasync(fd)
         except OSError as err:
             self._refuse(err)
         else:
             with self._lock:
-                self._kept = owed
+                self._kept = record
         finally:
             with self._lock:
                 self._writing = False
@@ -174,19 +197,21 @@ class OwedFile:
             self._fd = None
 
 
-def _slot(seq: int, owed: Owed) -> bytes:
-    body = _body(seq, owed)
+def _slot(seq: int, owed: Owed, sent: Sent | None = None) -> bytes:
+    body = _body(seq, (owed, sent))
     text = "{" + body + f', "check": {zlib.crc32(body.encode())}' + "}"
     return text.ljust(SLOT_SIZE - 1).encode() + b"\n"
 
 
-def _body(seq: int, owed: Owed) -> str:
-    fault = "null" if owed[1] is None else f'"{owed[1]}"'
-    return f'"seq": {seq}, "owed": {owed[0]}, "fault": {fault}'
+def _body(seq: int, record: Record) -> str:
+    (cards, fault), sent = record
+    text = f'"seq": {seq}, "owed": {cards}, "fault": ' + ("null" if fault is None else f'"{fault}"')
+    # A record without "sent" (the GPIO launcher's, or one from before it was kept) still reads.
+    return text if sent is None else text + f', "sent": [{sent[0]}, {sent[1]}, {sent[2]}]'
 
 
-def _newest(data: bytes) -> tuple[int, Owed]:
-    """(sequence, owed) of the newest whole slot; raises Damaged when neither is whole."""
+def _newest(data: bytes) -> tuple[int, Record]:
+    """(sequence, record) of the newest whole slot; raises Damaged when neither is whole."""
     if len(data) != FILE_SIZE:
         raise Damaged(f"not {FILE_SIZE} bytes long")
     slots = [_parse(data[offset : offset + SLOT_SIZE]) for offset in SLOT_OFFSETS]
@@ -196,20 +221,35 @@ def _newest(data: bytes) -> tuple[int, Owed]:
     return max(whole, key=lambda slot: slot[0])
 
 
-def _parse(raw: bytes) -> tuple[int, Owed] | None:
-    """A slot's (sequence, owed), or None for one that is torn, damaged or impossible."""
+def _parse(raw: bytes) -> tuple[int, Record] | None:
+    """A slot's (sequence, record), or None for one that is torn, damaged or impossible."""
     try:
         value = parse_json(raw)
     except Damaged:
         return None
-    if not isinstance(value, dict) or set(value) != {"seq", "owed", "fault", "check"}:
+    if not isinstance(value, dict) or set(value) - {"sent"} != {"seq", "owed", "fault", "check"}:
         return None
     seq, owed, fault = value["seq"], value["owed"], value["fault"]
+    sent = _sent(value.get("sent"))
     numbers = (seq, owed, value["check"])
     if any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
         return None
     if not 0 <= owed <= MAX_OWED or fault not in (None, "jam", "empty"):
         return None
-    if zlib.crc32(_body(seq, (owed, fault)).encode()) != value["check"]:
+    if "sent" in value and sent is None:
         return None
-    return seq, (owed, fault if owed else None)
+    if zlib.crc32(_body(seq, ((owed, fault), sent)).encode()) != value["check"]:
+        return None
+    return seq, ((owed, fault if owed else None), sent)
+
+
+def _sent(value: object) -> Sent | None:
+    """[id, asked, counted] of a serial dispense, or None when it is not one."""
+    if not isinstance(value, list) or len(value) != 3:
+        return None
+    if any(isinstance(n, bool) or not isinstance(n, int) for n in value):
+        return None
+    ident, asked, counted = value
+    if not (0 < ident < 2**32 and 0 < asked <= 255 and 0 <= counted <= asked):
+        return None
+    return ident, asked, counted

@@ -4,8 +4,9 @@
 Pico: it asks for cards under dispense ids and turns the controller's counts into one
 `CardOut` per card. An id serves one dispense; a new one is made only once the controller has
 said the old one ended. Until then the same id is asked again — after a reconnect, a
-controller reset, a lost frame — and the controller answers it from memory, so a card is
-never asked for twice. While the port is gone it is opened again (hardware.serial_line);
+controller reset, a lost frame, a restart of the daemon (the id is kept with the cards owed
+before it is sent) — and the controller answers it from memory, so a card is never asked for
+twice. While the port is gone it is opened again (hardware.serial_line);
 cards asked for meanwhile wait as owed.
 
 The frames, acknowledgements and resending are the firmware's own pure modules (firmware/),
@@ -18,13 +19,13 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from firmware import protocol as p
 from firmware.link import Link
 
 from .clock import Clock, Timer
 from .ejector import DEFAULT_JAM_TIME, CardOut, Halted, Report
+from .serial_dispense import ENDS, RESET_CAUSES, Dispense, Sent, counted_at_reset
 from .serial_line import SerialLine
 
 log = logging.getLogger(__name__)
@@ -34,20 +35,14 @@ HEARTBEAT = 0.5  # STATUS this often, so the controller knows the host is there
 LINK_TIMEOUT = 1.2  # no good frame for this long: the link is down
 HALT_WITHIN = 0.5  # seconds the shutdown waits for the controller to confirm STOP
 RECENT = 4  # ended dispenses whose late cards still count (a card pulled out after a jam)
-ENDS = {p.DONE: "done", p.JAM: "jam", p.EMPTY: "empty", p.HOST_LOST: "host lost"}
-
-
-@dataclass
-class _Dispense:
-    id: int
-    asked: int
-    seen: int = 0
 
 
 class SerialEjector:
     """The launcher on a controller at `port`. Create it inside the running loop; `close` it.
 
-    `on_link(up)` tells when the link comes and goes (for the LCD)."""
+    `on_link(up)` tells when the link comes and goes (for the LCD). `keep_sent(sent)` is
+    asked before each new dispense leaves whether the record holds it (write-ahead); while
+    not, the DISPENSE waits for `recheck`."""
 
     def __init__(
         self,
@@ -59,12 +54,14 @@ class SerialEjector:
         on_link: Callable[[bool], None] = lambda up: None,
         first_id: int | None = None,
         jam_time: float = DEFAULT_JAM_TIME,
+        keep_sent: Callable[[Sent], bool] = lambda sent: True,
     ) -> None:
         self.port = port
         self.baud = baud
         self._clock = clock
         self._report = on_report
         self._on_link = on_link
+        self._keep_sent = keep_sent
         # Random, so that a restarted daemon never reuses an id the controller remembers.
         self._next_id = first_id or random.SystemRandom().randrange(1, 2**32)
         self.owed = 0
@@ -74,10 +71,10 @@ class SerialEjector:
         self.firmware: str | None = None  # "1.0.0", from the controller's INFO
         self.refused: str | None = None  # why the controller cannot be used, if so
         self.resets = 0
-        self._current: _Dispense | None = None
+        self._current: Dispense | None = None
         self._asked_for: int | None = None  # the id of the DISPENSE sent on this connection
         self._stopping = False
-        self._recent: list[_Dispense] = []
+        self._recent: list[Dispense] = []
         self._link: Link | None = None
         self._resend: Timer | None = None
         self._beat: Timer | None = None
@@ -92,10 +89,18 @@ class SerialEjector:
         return self._current is not None
 
     @property
-    def in_flight(self) -> int:
-        """1 while the controller deals (a card may be out before its count arrives), else 0:
-        a record that counts it as dealt errs by one card fewer, never one more."""
-        return 1 if self._current is not None and self.owed > 0 and self.fault is None else 0
+    def sent(self) -> Sent | None:
+        """The dispense on its way, for the record: a restart asks the same id again."""
+        return None if self._current is None else self._current.record
+
+    def restore(self, sent: Sent) -> None:
+        """Take up the dispense a daemon before this one sent: it is asked again under its
+        id, once cards are owed, and the controller tells how it went."""
+        self._current = Dispense(*sent, restored=True)
+
+    def recheck(self) -> None:
+        """The record was written: a dispense waiting for it may go."""
+        self._next()
 
     @property
     def connected(self) -> bool:
@@ -272,21 +277,20 @@ class SerialEjector:
 
     def _controller_reset(self, cause: int, kept_id: int, kept_counted: int) -> None:
         self.resets += 1
-        causes = {p.R_POWER_ON: "power-on", p.R_WATCHDOG: "watchdog", p.R_SOFT: "soft reset"}
         during = self._current
         # A board switched on while nothing ran is news, not trouble.
         level = logging.INFO if cause == p.R_POWER_ON and during is None else logging.WARNING
         log.log(
             level,
             "launcher controller restarted (%s)%s",
-            causes.get(cause, f"cause {cause}"),
+            RESET_CAUSES.get(cause, f"cause {cause}"),
             f" during dispense {during.id:#010x}" if during else "",
         )
         self._asked_for = None
-        if during is not None and kept_id == during.id:
-            # It had started this one: count what it did; the rest goes under a new id.
-            self._progress(p.STOPPED, kept_id, kept_counted)
-        # Otherwise the controller never started it: the same id is asked again.
+        counted = counted_at_reset(during, kept_id, kept_counted)
+        if during is not None and counted is not None:
+            # Its cards are counted; the rest goes under a new id.
+            self._progress(p.STOPPED, during.id, counted)
 
     def _progress(self, kind: int, ident: int, counted: int) -> None:
         known = [d for d in (self._current, *self._recent) if d is not None and d.id == ident]
@@ -330,12 +334,13 @@ class SerialEjector:
         """Ask for what is owed, if nothing else is on its way and nothing holds it back."""
         if self._link is None or self.firmware is None or self.refused is not None:
             return
+        held = self.owed <= 0 or self.fault is not None or self._stopping
+        if held and (self._current is None or self._current.restored):
+            return  # a restored dispense waits too: the controller may have forgotten it
         if self._current is None:
-            if self.owed <= 0 or self.fault is not None or self._stopping:
-                return
-            self._current = _Dispense(self._next_id, min(self.owed, 255))
+            self._current = Dispense(self._next_id, min(self.owed, 255))
             self._next_id = self._next_id % (2**32 - 1) + 1
-        if self._asked_for != self._current.id:
+        if self._asked_for != self._current.id and self._keep_sent(self._current.record):
             self._asked_for = self._current.id
             payload = p.pack(p.ID_COUNT, self._current.id, self._current.asked)
             self._send(p.DISPENSE, payload)

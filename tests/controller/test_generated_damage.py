@@ -65,7 +65,7 @@ def resume(data: bytes) -> object:
 def test_the_good_samples_are_good():
     """The damage below starts from files the readers take as they are."""
     assert resume(GOOD_SNAPSHOT).turn.seat == 5
-    assert owed._newest(GOOD_OWED)[1] == (2, "jam")
+    assert owed._newest(GOOD_OWED)[1] == ((2, "jam"), None)
     assert isinstance(parse_json(GOOD_SETTINGS), dict)
     with tempfile.TemporaryDirectory() as name:
         path = Path(name) / "flashtable.toml"
@@ -86,7 +86,7 @@ def test_json_from_the_disk_is_a_value_or_damaged(data):
 @given(damaged(GOOD_OWED) | st.binary(min_size=owed.FILE_SIZE, max_size=owed.FILE_SIZE))
 def test_a_damaged_cards_owed_record_is_a_possible_count_or_damaged(data):
     try:
-        _, (cards, fault) = owed._newest(data)
+        _, ((cards, fault), _) = owed._newest(data)
     except Damaged:
         return
     assert 0 <= cards <= owed.MAX_OWED and fault in (None, "jam", "empty")
@@ -106,7 +106,7 @@ def test_a_write_torn_anywhere_leaves_the_count_before_or_after_it(before, after
     torn_at = data.draw(st.integers(0, owed.SLOT_SIZE))
     offset = owed.SLOT_OFFSETS[(seq + 1) % 2]
     file[offset : offset + torn_at] = new[:torn_at]
-    _, (cards, _) = owed._newest(bytes(file))
+    _, ((cards, _), _) = owed._newest(bytes(file))
     assert cards in (before, after)
     if torn_at == owed.SLOT_SIZE:
         assert cards == after

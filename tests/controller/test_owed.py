@@ -13,6 +13,20 @@ def made(tmp_path, *, background=False, kept=None):
     return OwedFile(tmp_path, on_kept=kept or (lambda: None), background=background)
 
 
+def slow_disk(monkeypatch):
+    """fdatasync waits for `go_on`, once `syncing` is set."""
+    real_sync = os.fdatasync
+    syncing, go_on = threading.Event(), threading.Event()
+
+    def slow_sync(fd):
+        syncing.set()
+        go_on.wait(5)
+        real_sync(fd)
+
+    monkeypatch.setattr(owed_module.os, "fdatasync", slow_sync)
+    return syncing, go_on
+
+
 def test_a_count_left_from_before_is_read_at_start(tmp_path):
     owed = made(tmp_path)
     owed.save((3, "jam"))
@@ -21,15 +35,8 @@ def test_a_count_left_from_before_is_read_at_start(tmp_path):
 
 
 def test_the_last_count_wins_even_while_a_slow_write_is_under_way(tmp_path, monkeypatch):
-    real_sync = os.fdatasync
-    syncing, go_on, kept = threading.Event(), threading.Event(), threading.Event()
-
-    def slow_sync(fd):
-        syncing.set()
-        go_on.wait(5)
-        real_sync(fd)
-
-    monkeypatch.setattr(owed_module.os, "fdatasync", slow_sync)
+    syncing, go_on = slow_disk(monkeypatch)
+    kept = threading.Event()
     owed = made(tmp_path, background=True, kept=kept.set)
     owed.save((1, None))  # a one-card dispense is asked for...
     assert syncing.wait(5)
@@ -124,11 +131,53 @@ def test_a_record_written_for_years_keeps_its_size_and_its_count(tmp_path):
     data = bytearray(b" " * (owed_module.FILE_SIZE - 1) + b"\n")
     for n in (seq - 1, seq):
         offset = SLOT_OFFSETS[n % 2]
-        data[offset : offset + SLOT_SIZE] = owed_module._slot(n, (owed_module.MAX_OWED, "empty"))
+        slot = owed_module._slot(n, (owed_module.MAX_OWED, "empty"), LONGEST_SENT)
+        data[offset : offset + SLOT_SIZE] = slot
     (tmp_path / FILE_NAME).write_bytes(bytes(data))
     owed = made(tmp_path)
     assert owed.at_start == (owed_module.MAX_OWED, "empty")
-    owed.save((owed_module.MAX_OWED - 1, "empty"))
+    assert owed.sent_at_start == LONGEST_SENT
+    owed.save((owed_module.MAX_OWED - 1, "empty"), LONGEST_SENT)
     owed.close()
     assert (tmp_path / FILE_NAME).stat().st_size == owed_module.FILE_SIZE
     assert made(tmp_path).at_start == (owed_module.MAX_OWED - 1, "empty")
+
+
+LONGEST_SENT = (2**32 - 1, 255, 255)
+
+
+def test_a_serial_dispense_is_kept_with_the_count_and_a_record_without_one_still_reads(tmp_path):
+    owed = made(tmp_path)
+    owed.save((5, None))
+    owed.close()
+    assert made(tmp_path).sent_at_start is None  # as a record from before dispenses were kept
+    owed = made(tmp_path)
+    assert owed.save_sent((0x1234ABCD, 5, 0))  # on the disk before the DISPENSE leaves
+    owed.save((3, None), (0x1234ABCD, 5, 2))
+    owed.close()
+    again = made(tmp_path)
+    assert (again.at_start, again.sent_at_start) == ((3, None), (0x1234ABCD, 5, 2))
+
+
+def test_a_serial_dispense_may_leave_only_once_it_is_on_the_disk(tmp_path, monkeypatch):
+    syncing, go_on = slow_disk(monkeypatch)
+    kept = threading.Event()
+    owed = made(tmp_path, background=True, kept=kept.set)
+    assert not owed.save_sent((7, 3, 0))
+    assert syncing.wait(5) and not owed.holds((7, 3, 0))
+    go_on.set()
+    assert kept.wait(5) and owed.holds((7, 3, 0))
+    owed.close()
+
+
+def test_a_record_with_an_impossible_dispense_is_not_trusted(tmp_path):
+    for sent in ((0, 3, 0), (7, 0, 0), (7, 3, 4), (2**32, 3, 0)):
+        data = bytearray(b" " * (owed_module.FILE_SIZE - 1) + b"\n")
+        data[0:SLOT_SIZE] = owed_module._slot(1, (3, None), sent)
+        (tmp_path / FILE_NAME).write_bytes(bytes(data))
+        owed = made(tmp_path)
+        assert (owed.at_start, owed.sent_at_start) == ((0, None), None), sent
+        assert owed.problem is not None
+        owed.close()
+        for leftover in tmp_path.iterdir():
+            leftover.unlink()

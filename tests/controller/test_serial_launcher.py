@@ -80,6 +80,10 @@ class Table:
         tty.setraw(self.slave)
         self.firmware = FirmwareSim(self.master, clock=self.clock, rng=random.Random(1))
         self.state_dir = tmp_path
+        self.start()
+
+    def start(self) -> None:
+        """A daemon on the state directory and the controller's port."""
         self.daemon = Daemon(
             pinmap=Config().pinmap(simulated=False),
             pin_factory=SimFactory(self.clock),
@@ -88,10 +92,23 @@ class Table:
             rng=random.Random(2),
             settings=Config().settings,
             grace=0.0,
-            state_dir=tmp_path,
+            state_dir=self.state_dir,
             launcher=LauncherConfig(link="serial", port=os.ttyname(self.slave)),
         )
         self.running = asyncio.create_task(self.daemon.run())
+
+    async def kill(self) -> None:
+        """As at SIGKILL: no STOP for the controller, and the state directory stays as it
+        was at that instant (this daemon's shutdown writes nothing that survives)."""
+        disk = {path: path.read_bytes() for path in self.state_dir.iterdir() if path.is_file()}
+        self.daemon.launcher.ejector.close()  # the port is let go: nothing more is sent
+        self.daemon.stop()
+        await self.running
+        for path in self.state_dir.iterdir():
+            if path.is_file() and path not in disk:
+                path.unlink()
+        for path, data in disk.items():
+            path.write_bytes(data)
 
     async def until(self, done, within: float) -> None:
         start = self.clock.now()
@@ -145,6 +162,29 @@ def test_shutdown_waits_half_a_second_at_most_for_a_silent_controller(tmp_path, 
         waited = table.clock.now() - stopping
         assert HALT_WITHIN <= waited < HALT_WITHIN + 0.1
         assert "did not confirm STOP within 0.5 s" in caplog.text
+        table.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_restart_after_a_kill_mid_dispense_deals_no_card_twice(tmp_path):
+    async def main() -> None:
+        table = Table(tmp_path)
+        await table.until(lambda: table.daemon.launcher.ejector.link_up, within=2.0)
+        table.daemon.feed(ExactDraw(20, "quick", table.clock.now()))
+        model, launcher = table.firmware.model, table.firmware.launcher
+        await table.until(lambda: model.cards_out >= 3, within=5.0)
+        await table.kill()
+        heard = model.cards_out
+        # The controller deals on, unheard, until its host-lost watchdog stops the motor.
+        await table.until(lambda: launcher.host_lost, within=3.0)
+        assert model.motor_speed <= 0 and model.cards_out > heard
+        table.start()  # the same state directory, the same controller
+        await table.until(lambda: table.daemon.table.launcher.owed == 0, within=10.0)
+        await asyncio.sleep(3.0)  # nothing more moves
+        assert model.cards_out == 20
+        table.daemon.stop()
+        await table.running
         table.close()
 
     virtual_loop.run(main())
