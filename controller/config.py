@@ -28,7 +28,7 @@ from hardware.pinmap import (
     PinMapError,
 )
 
-from .safe_read import Damaged, read_regular, shown
+from .safe_read import Damaged, check_toml_nesting, read_regular, shown
 from .settings import SettingError, Settings
 
 DEFAULT_PATH = Path("/etc/flashtable/flashtable.toml")
@@ -178,8 +178,9 @@ def load(path: Path | None) -> Config:
         data = read_regular(path, MAX_BYTES)
         if data is None:
             raise ConfigError("no such file")
-        raw = tomllib.loads(data.decode("utf-8"))
-        config = parse(raw)
+        text = data.decode("utf-8")
+        check_toml_nesting(text)
+        config = parse(tomllib.loads(text))
         if config.mqtt is not None:
             config.mqtt.check()
         return config
@@ -192,9 +193,9 @@ def load(path: Path | None) -> Config:
         raise ConfigError(f"{path}: {reason}") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
-    except (RecursionError, ValueError):
-        # tomllib recurses into nested arrays and tables and calls int() on any number.
-        raise ConfigError(f"{path}: nested too deep or a number too long") from None
+    except ValueError:
+        # tomllib calls int() on any number, over Python's limit of digits too.
+        raise ConfigError(f"{path}: a number too long") from None
 
 
 def _roles(pins: Mapping[str, Any], within: str = "") -> dict[str, Any]:

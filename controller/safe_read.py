@@ -4,7 +4,9 @@ exhaust its memory or its stack, or stop it from starting.
 Only a regular file is read (a FIFO, a device like /dev/zero or a directory is refused
 without blocking: the file is opened non-blocking and checked before a byte is read), at
 most a given number of bytes. JSON is parsed only when its nesting is shallow and its
-numbers short, so Python's recursion and integer-size limits are never reached.
+numbers short, and TOML only when its nesting is shallow, so Python's recursion limit is
+never reached: a RecursionError could fire anywhere on the way back out, even inside a
+handler, and never say which file caused it.
 """
 
 from __future__ import annotations
@@ -13,12 +15,18 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
-MAX_DEPTH = 16  # nesting of JSON arrays and objects
+MAX_DEPTH = 16  # nesting of JSON arrays and objects, of TOML arrays and inline tables
 MAX_DIGITS = 20  # characters of one JSON number
 # Strings first, so that brackets and digits inside them are not taken for structure.
 _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|[-+0-9.eE]+')
+# TOML's four kinds of string and its comments, then its brackets.
+_TOML_TOKENS = re.compile(
+    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
+    re.DOTALL,
+)
 
 
 class Damaged(ValueError):
@@ -73,21 +81,36 @@ def parse_json(data: bytes) -> object:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise Damaged("not UTF-8 text") from None
-    depth = 0
-    for token in _JSON_TOKENS.finditer(text):
-        kind = token.group()[0]
-        if kind in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise Damaged(f"nested deeper than {MAX_DEPTH}")
-        elif kind in "]}":
-            depth -= 1
-        elif kind != '"' and len(token.group()) > MAX_DIGITS:
+    for token in _shallow(_JSON_TOKENS, text):
+        if token[0] != '"' and len(token) > MAX_DIGITS:
             raise Damaged(f"a number longer than {MAX_DIGITS} characters")
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise Damaged(f"not valid JSON ({err.msg}, line {err.lineno})") from None
+
+
+def check_toml_nesting(text: str) -> None:
+    """Raises Damaged if TOML `text` nests arrays and inline tables deeper than MAX_DEPTH
+    (tomllib recurses into each)."""
+    for _ in _shallow(_TOML_TOKENS, text):
+        pass
+
+
+def _shallow(tokens: re.Pattern[str], text: str) -> Iterator[str]:
+    """The tokens of `text` other than brackets; raises Damaged once the brackets nest
+    deeper than MAX_DEPTH."""
+    depth = 0
+    for match in tokens.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise Damaged(f"nested deeper than {MAX_DEPTH}")
+        elif token in ("]", "}"):
+            depth -= 1
+        else:
+            yield token
 
 
 def _no_constant(name: str) -> object:

@@ -185,3 +185,32 @@ def test_check_config_is_quiet_about_a_serial_port_that_exists(tmp_path, capsys)
     out, err = capsys.readouterr()
     assert f"launcher on a controller at {port}, 115200 baud" in out
     assert err == ""
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "[" * 16 + "]" * 16,
+        '"' + "[" * 40 + '"',
+        "'" + "{" * 40 + "'",
+        '"""\n' + "[" * 40 + '\n"""',
+        "'''\n" + "[" * 40 + "\n'''",
+        '"\\"' + "[" * 40 + '"',
+        "1 # " + "[" * 40,
+    ],
+)
+def test_brackets_in_strings_comments_or_within_the_bound_are_read(tmp_path, value):
+    path = tmp_path / "flashtable.toml"
+    path.write_text(f"[table]\nid = 'a'\n[lcd]\nnote = {value}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load(path)
+    assert "unknown key 'note'" in str(refused.value)  # read as TOML, then refused
+
+
+@pytest.mark.parametrize("opening", ["[", "{a = "])
+def test_nesting_past_the_bound_is_refused_before_tomllib_recurses(tmp_path, opening):
+    closing = "]" if opening == "[" else "}"
+    path = tmp_path / "flashtable.toml"
+    path.write_text(f"[table]\nid = {opening * 17}1{closing * 17}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="nested deeper than 16"):
+        load(path)

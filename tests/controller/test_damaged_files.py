@@ -240,7 +240,7 @@ def test_the_daemon_starts_on_defaults_with_a_config_it_cannot_use(tmp_path):
     path.write_text(BAD_CONFIGS["deep nesting"], encoding="utf-8")
     status, out = run_sim(tmp_path / "state", "--config", str(path))
     assert_started(status, out)
-    assert f"{path}: nested too deep or a number too long; the defaults are used" in out
+    assert f"{path}: nested deeper than 16; the defaults are used" in out
 
 
 # -- generated damage ------------------------------------------------------------------
