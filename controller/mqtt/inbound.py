@@ -5,11 +5,11 @@ that goes back on `error`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..requests import MAX_DEAL
+from ..safe_read import Damaged, parse_json
 from ..settings import SettingError, Settings
 
 MAX_PAYLOAD = 1024  # bytes: every setting at once fits in a third of it
@@ -33,11 +33,9 @@ def _json_object(payload: bytes) -> dict[str, object]:
     if len(payload) > MAX_PAYLOAD:
         raise Refused(f"payload of {len(payload)} bytes is over the limit of {MAX_PAYLOAD}")
     try:
-        value = json.loads(payload.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise Refused("payload is not UTF-8 text") from None
-    except (json.JSONDecodeError, RecursionError):
-        raise Refused("payload is not valid JSON") from None
+        value = parse_json(payload)  # bounded as every file the daemon reads is
+    except Damaged as err:
+        raise Refused(f"payload: {err}") from None
     if not isinstance(value, dict):
         raise Refused(f"payload must be a JSON object, not {type(value).__name__}")
     return value

@@ -92,3 +92,16 @@ def test_good_payloads_are_read_as_the_menu_reads_them():
     assert (new.turn_timer, new.picker) == (8, "fair")
     assert order(b'{"action": "dispense", "cards": 6}') == Order("dispense", 6)
     assert order(b'{"action": "new_round"}') == Order("new_round")
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        (b'{"turn_timer": ' + b"[" * 500 + b"]" * 500 + b"}", "payload: nested deeper than 16"),
+        (b'{"turn_timer": ' + b"9" * 30 + b"}", "payload: a number longer than 20 characters"),
+        (b'{"turn_timer": NaN}', "payload: NaN is not a number JSON allows"),
+    ],
+)
+def test_payloads_are_read_with_the_bounds_of_every_file_the_daemon_reads(payload, reason):
+    with pytest.raises(Refused, match=f"^{reason}$"):
+        settings_update(payload, Settings())
