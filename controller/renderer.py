@@ -121,10 +121,7 @@ class Renderer:
         """The lights alone, at once: they are the table's answer to a press, so the daemon
         sets them before the sounds, the cards, the log, MQTT and the LCD (whose controller
         needs waits between writes); `draw` then finds them done."""
-        test = panel.light_test
-        patterns = game.lights(table) if test is None else _light_test(table, test)
-        for seat, pattern in enumerate(patterns, start=1):
-            self._board.lights[seat].show(Pattern(pattern))
+        self._show_lights(_lights(table, panel))
 
     def draw(self, table: game.Table, panel: Overlay) -> None:
         """Make the lights and the LCD show what they should now."""
@@ -148,16 +145,25 @@ class Renderer:
         elif self._offline_shown and not taken:
             view = replace(view, lines=(OFFLINE_LINE, view.lines[1]))
         if panel.light_test is not None:
-            view = replace(view, lights=_light_test(table, panel.light_test))
+            view = replace(view, lights=_lights(table, panel))
         if view == self._shown:
             return
-        for seat, pattern in enumerate(view.lights, start=1):
-            self._board.lights[seat].show(Pattern(pattern))
+        self._show_lights(view.lights)
         if self._shown is None or view.lines != self._shown.lines:
             self._board.display.show(view.lines)
         if self._shown is None or view.backlight != self._shown.backlight:
             self._board.display.backlight(view.backlight)
         self._shown = view
+
+    def _show_lights(self, patterns: tuple[str, ...]) -> None:
+        for seat, pattern in enumerate(patterns, start=1):
+            self._board.lights[seat].show(Pattern(pattern))
+
+
+def _lights(table: game.Table, panel: Overlay) -> tuple[str, ...]:
+    """What the lights show: the game's, or the panel's light test while it runs."""
+    test = panel.light_test
+    return game.lights(table) if test is None else _light_test(table, test)
 
 
 def _light_test(table: game.Table, lit: int) -> tuple[str, ...]:
