@@ -61,7 +61,14 @@ def _turn(table: Table, turn: Turn, now: float) -> dict[str, Any]:
     else:
         at = now
         left = None if turn.deadline is None else max(0.0, turn.deadline - now)
-    return {"seat": turn.seat, "played": max(0.0, at - turn.started), "left": left}
+    played = _ms(max(0.0, at - turn.started))
+    return {"seat": turn.seat, "played": played, "left": None if left is None else _ms(left)}
+
+
+def _ms(seconds: float) -> float:
+    """Seconds to the millisecond, as the heartbeat writes them: a float's full repr can be
+    longer (2.220446049250313e-16) than the reader takes a number to be (20 characters)."""
+    return round(seconds, 3)
 
 
 def _stats(stats: SeatStats) -> list[float]:
@@ -70,7 +77,7 @@ def _stats(stats: SeatStats) -> list[float]:
         stats.timeouts,
         stats.slaps_lost,
         stats.launcher_cards,
-        stats.turn_time,
+        _ms(stats.turn_time),
     ]
 
 

@@ -5,6 +5,7 @@ commands themselves.) The counts are chosen so that the file runs in a few secon
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import random
 import tempfile
@@ -184,3 +185,19 @@ def test_a_damaged_config_loads_or_says_why_in_one_line(scratch, data):
         config.load(path)
     except config.ConfigError as err:
         assert str(err).startswith(f"{path}: ") and "\n" not in str(err)
+
+
+def test_a_snapshot_of_times_a_float_cannot_write_short_is_read_back():
+    """A time played of a float's rounding residue, or a tiny total, reads back: the
+    snapshot writes seconds to the millisecond, within the reader's length of a number."""
+    table = resume(GOOD_SNAPSHOT)
+    now = 100.1
+    turn = dataclasses.replace(table.turn, started=now - 2.220446049250313e-16)
+    stats = {
+        seat: dataclasses.replace(s, turn_time=1.2345678901234567e-05)
+        for seat, s in table.stats.items()
+    }
+    encoded = codec.encode(dataclasses.replace(table, turn=turn, stats=stats), now)
+    read = parse_json(json.dumps(encoded).encode())
+    assert read["turn"]["played"] == 0.0
+    assert [s[-1] for s in read["stats"].values()] == [0.0, 0.0, 0.0]
