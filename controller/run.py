@@ -42,6 +42,7 @@ def build_daemon(
     from hardware.clock import LoopClock
     from hardware.factory import FactoryError, factory_name, make_factory
     from hardware.lcd import DisplayError, open_display
+    from hardware.lcd.writer import DisplayWriter
     from hardware.sim.hd44780 import simulated_display
     from hardware.sim.launcher import LauncherModel
     from hardware.sim.pins import SimFactory
@@ -81,11 +82,13 @@ def build_daemon(
     if simulated and "launcher.motor.forward" in pinmap:
         # The simulated table's launcher mechanics, or its beam would never see a card.
         LauncherModel.for_pinmap(pin_factory, clock, pinmap)
+    # In real time the loop never waits for the LCD's bus: a thread of its own writes it.
+    writer = DisplayWriter(display)
     try:
         daemon = Daemon(
             pinmap=pinmap,
             pin_factory=pin_factory,
-            display=display,
+            display=writer,
             clock=clock,
             rng=random.Random(seed),
             settings=loaded.settings,
@@ -95,6 +98,7 @@ def build_daemon(
             launcher=config.launcher,
         )
     except (GPIOZeroError, OSError) as err:
+        writer.close()
         raise CannotStart(f"cannot drive the table's pins: {err}") from err
     return daemon
 
