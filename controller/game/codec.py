@@ -14,12 +14,12 @@ penalty cards are already owed). It raises Undecodable for anything it cannot tr
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from ..settings import Settings
 from . import turns
 from .effects import Effect
+from .frozen import replace
 from .state import Delivery, Launcher, Phase, SeatStats, Summary, Table, Turn
 
 FORMAT = 1

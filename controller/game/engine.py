@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 
 from ..settings import Settings
 from . import holds, launch, rest, slap, summary, turns
@@ -26,6 +25,7 @@ from .events import (
     Release,
     Stuck,
 )
+from .frozen import replace
 from .state import Message, Phase, Table
 from .text import COLUMNS
 from .turns import NOTICE_TIME, WARN_SECONDS

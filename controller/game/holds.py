@@ -5,10 +5,10 @@ WIN_HOLD. Holds are measured from the press edge; a release before the mark canc
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from . import summary, turns
 from .effects import Announce, Effect, Sound
+from .frozen import replace
 from .state import Hold, Phase, Table
 
 JUMP_HOLD = 0.6  # a tap never jumps in

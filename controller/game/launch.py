@@ -11,12 +11,12 @@ the cap counts for the whole table).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from ..settings import Settings
 from . import profiles, rest, summary
 from .effects import Announce, Dispense, Effect, ResumeLauncher, Sound
+from .frozen import replace
 from .state import Chime, Delivery, Launcher, Lines, Message, Phase, Table
 from .text import row
 

@@ -9,10 +9,10 @@ menu resumes what it paused (a pause from Play/Pause stays until Play/Pause).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from . import summary
 from .effects import Announce, Effect, Sound
+from .frozen import replace
 from .state import Phase, Table
 
 # Phases the table may fall asleep in; a slap race or a notice finishes first.

@@ -7,10 +7,11 @@ edge times: the order in which the software happened to see them never matters.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import launch, summary
 from .effects import Announce, Effect, Sound
+from .frozen import replace
 from .state import Lines, Notice, Phase, SlapRace, Table
 from .text import COLUMNS, penalty_text, seat_numbers
 

@@ -7,9 +7,9 @@ press jumps to their own screens.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from .effects import Announce, Effect, Sound
+from .frozen import replace
 from .state import Lines, Phase, SeatStats, Summary, Table
 from .text import row
 

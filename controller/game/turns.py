@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import replace
 
 from ..settings import Settings
 from . import launch, picker, summary
 from .effects import Announce, Effect, Sound
+from .frozen import replace
 from .state import Notice, Phase, Table, Turn
 from .text import penalty_text
 
