@@ -1,15 +1,24 @@
-"""Press → light: from a button's edge to a light changing, in real time.
+"""Press → light: from a button's edge to a light changing, in real time, beside its floors.
 
 The daemon is built by `flashtable run --sim`'s own code (simulated pins, the loop's real
 clock, its state directory, its log at info level, written here to /dev/null); a driver
 thread presses the buttons as a GPIO backend's thread would. A press is answered at the
 moment a seat light's pin changes level for a new pattern, as a player sees it (ending a
 turn: the pressed light dims or the next one starts its pulse, whichever pin moves first).
-Beside it, in the same run, the two baselines: a bare gpiozero callback lighting an LED (no
-event loop at all), and a bare thread → event-loop hand-off (the floor for any asyncio
-daemon). Quiet, then with two CPU hogs. A timeout is timed from the moment the daemon is due
-to decide it (the turn's deadline plus the grace that lets an earlier edge cross the thread
-border first) to the timed-out seat's flash.
+
+The baselines are taken between the presses, on the same loop, so that both see the same
+moments of a shared machine: before each press the driver takes one sample of a floor,
+in turn a bare thread → event-loop hand-off (`call_soon_threadsafe` to a callback: the
+floor for any asyncio daemon) and a gpiozero button whose callback hands the press to the
+loop, where a callback lights an LED (the least an asyncio daemon on gpiozero can do); and
+a bare gpiozero callback lighting an LED on the pin's own thread (no loop at all). Each
+sample, floor or press, comes 1-2 ms after the last was answered, at a random moment, so
+that the loop is asleep again, as it is when a player presses.
+
+A timeout is timed from the moment the daemon is due to decide it (the turn's deadline
+plus the grace that lets an earlier edge cross the thread border first) to the timed-out
+seat's flash; its floor is a bare loop timer's lateness, sampled with the hand-off all
+through the turns that run out. Quiet, then with two CPU hogs.
 Usage: python bench/press_light.py [presses to claim a seat] [timeouts] [turns ended]
 """
 
@@ -18,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 import sys
 import tempfile
 import threading
@@ -25,7 +35,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from figures import hogs, ms_line
+from figures import hogs, ms_line, spread
 from gpiozero import PWMLED, Button
 
 from controller.config import Config
@@ -38,17 +48,104 @@ from hardware.patterns import Pattern
 from hardware.sim.pins import SimFactory, SimPin
 
 SEATS = 8
-SAME_SEAT_GAP = 0.04  # a seat's next edge well after its debounce lockout and settle
+SAME_SEAT_GAP = 0.025  # past the 15 ms lockout that a seat's release edge opens, with room
+GAP = (0.001, 0.002)  # seconds from one answer to the next sample: the loop asleep again
 WAIT = 2.0  # longest wait for a light before the press counts as lost
-BASELINE_SAMPLES = 2_000  # each baseline, after each case: enough for its p99
 SEEN = 0.1  # the least step of a light's level that counts as an answer a player sees
+TIMER_AHEAD = (0.002, 0.005)  # how far ahead a floor timer is set
+QUIET_BEFORE = 0.05  # no floor samples this close to a timeout: the driver watches for it
+
+
+def pause() -> None:
+    time.sleep(random.uniform(*GAP))
+
+
+class Floors:
+    """The baselines, each sample taken by the driver thread between the daemon's samples."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.hand_off: list[float] = []
+        self.via_loop: list[float] = []  # gpiozero -> loop -> LED
+        self.bare: list[float] = []  # gpiozero -> LED on the pin's thread
+        self.timer: list[float] = []  # a loop timer's lateness
+        self._done = threading.Event()
+        self._stamp = 0.0
+        self._turn = 0
+        # Pins of their own (the daemon's factory keeps its pins), on the loop's clock.
+        self._factory = SimFactory(LoopClock(loop))
+        self._bare_button = Button(2, pin_factory=self._factory)
+        self._bare_led = PWMLED(3, pin_factory=self._factory)
+        self._bare_button.when_pressed = self._bare_led.on
+        self._bare_button.when_released = self._bare_led.off
+        self._loop_button = Button(14, pin_factory=self._factory)
+        self._loop_led = PWMLED(15, pin_factory=self._factory)
+        self._loop_button.when_pressed = lambda: loop.call_soon_threadsafe(self._loop_led.on)
+        self._loop_button.when_released = lambda: loop.call_soon_threadsafe(self._loop_led.off)
+        for led in (self._bare_led, self._loop_led):
+            led.pin.listeners.append(self._answered)
+
+    def _answered(self, level: float = 0.0) -> None:
+        self._stamp = time.monotonic()
+        self._done.set()
+
+    def _timed(self, start: Callable[[], None]) -> float:
+        self._done.clear()
+        begin = time.monotonic()
+        start()
+        if not self._done.wait(WAIT):
+            raise RuntimeError("a floor sample was never answered")
+        return self._stamp - begin
+
+    def take(self) -> None:
+        """One sample of the bare callback, and one of the two loop floors in turn."""
+        pin = self._bare_button.pin
+        self.bare.append(self._timed(pin.drive_low))
+        pin.drive_high()
+        self._turn += 1
+        if self._turn % 2:
+            self.hand_off.append(
+                self._timed(lambda: self.loop.call_soon_threadsafe(self._answered))
+            )
+            return
+        pin = self._loop_button.pin
+        self.via_loop.append(self._timed(pin.drive_low))
+        pause()
+        self._done.clear()
+        pin.drive_high()  # its LED goes off on the loop, before the next sample is taken
+        if not self._done.wait(WAIT):
+            raise RuntimeError("a floor sample was never answered")
+
+    def take_timer(self) -> None:
+        """A loop timer set a few ms ahead: how late its callback runs."""
+        ahead = random.uniform(*TIMER_AHEAD)
+        fired = threading.Event()
+        late = [0.0]
+
+        def set_timer() -> None:
+            due = self.loop.time() + ahead
+
+            def run() -> None:
+                late[0] = self.loop.time() - due
+                fired.set()
+
+            self.loop.call_at(due, run)
+
+        self.loop.call_soon_threadsafe(set_timer)
+        if not fired.wait(WAIT + ahead):
+            raise RuntimeError("a floor timer never ran")
+        self.timer.append(late[0])
+
+    def close(self) -> None:
+        self._factory.close()
 
 
 class Bench:
     """The daemon on the loop, and a driver thread's view of it."""
 
-    def __init__(self, daemon: Daemon):
+    def __init__(self, daemon: Daemon, floors: Floors):
         self.daemon = daemon
+        self.floors = floors
         self.changed = threading.Event()
         self.watching = False
         self.before: dict[int, Pattern] = {}
@@ -90,8 +187,12 @@ class Bench:
         time.sleep(0.02)
 
     def press_and_time(self, seat: int) -> float | None:
-        """Press `seat`'s button; seconds until its light shows a new pattern, None if never."""
+        """A floor sample, then a press of `seat`'s button: seconds until its light shows a
+        new pattern, None if never."""
+        pause()
+        self.floors.take()
         time.sleep(max(0.0, self.last_edge[seat] + SAME_SEAT_GAP - time.monotonic()))
+        pause()
         self.watch()
         pin = self.button(f"seat{seat}")
         start = time.monotonic()
@@ -105,16 +206,17 @@ class Bench:
         return self.stamp - start
 
     def lit(self) -> int | None:
-        """The seat whose turn it is, once its light shows it (pulse, or fast blink in the last
-        seconds)."""
+        """The seat whose turn it is, once its light shows it (pulse; a blink for a seat lit
+        again; a fast blink in the last seconds)."""
         table = self.daemon.table
         if table.phase is not Phase.TURN or table.turn is None:
             return None
         seat = table.turn.seat
-        moving = (Pattern.PULSE, Pattern.BLINK_FAST)
+        moving = (Pattern.PULSE, Pattern.BLINK, Pattern.BLINK_FAST)
         return seat if self.daemon.board.lights[seat].pattern in moving else None
 
-    def wait_lit(self) -> int:
+    def wait_lit(self, between: Callable[[], None] = lambda: time.sleep(0.001)) -> int:
+        """The seat lit next; `between` runs while the driver waits for it."""
         deadline = time.monotonic() + 10
         while (seat := self.lit()) is None:
             if time.monotonic() > deadline:
@@ -124,7 +226,7 @@ class Bench:
                 self.restarts += 1
                 time.sleep(SAME_SEAT_GAP)
                 self.tap("play_pause")
-            time.sleep(0.001)
+            between()
         return seat
 
 
@@ -152,64 +254,31 @@ def end_turn(bench: Bench, presses: int) -> list[float]:
 
 
 def timeouts(bench: Bench, count: int) -> list[float]:
-    """The lit player never presses: from the moment the timeout is due to the flash."""
+    """The lit player never presses: from the moment the timeout is due to the flash. The
+    floors are sampled all the while, up to a moment before each timeout is due."""
     start_round(bench)
+    floors = bench.floors
+
+    def sample() -> None:
+        pause()
+        floors.take_timer()
+        pause()
+        floors.take()
+
     samples = []
     for _ in range(count):
-        seat = bench.wait_lit()
+        bench.wait_lit(sample)
         turn = bench.daemon.table.turn
         assert turn is not None and turn.deadline is not None
+        due = turn.deadline + REAL_TIME_GRACE
         bench.watch()
-        if not bench.changed.wait(turn.deadline - time.monotonic() + WAIT):
+        while time.monotonic() < due - QUIET_BEFORE:
+            sample()
+        if not bench.changed.wait(due - time.monotonic() + WAIT):
             raise RuntimeError("the timeout never showed")
-        samples.append(bench.stamp - (turn.deadline + REAL_TIME_GRACE))
-        while bench.lit() == seat or bench.lit() is None:
-            time.sleep(0.005)  # the notice, then the next turn
-    return samples
-
-
-def bare_gpiozero(clock: LoopClock, presses: int) -> list[float]:
-    """A gpiozero Button whose callback lights a PWMLED, on the driver's own thread."""
-    factory = SimFactory(clock)
-    button, led = Button(2, pin_factory=factory), PWMLED(3, pin_factory=factory)
-    lit = threading.Event()
-    stamp = [0.0]
-
-    def on_led(level: float) -> None:
-        stamp[0] = time.monotonic()
-        lit.set()
-
-    led.pin.listeners.append(on_led)
-    button.when_pressed, button.when_released = led.on, led.off
-    samples = []
-    for _ in range(presses):
-        lit.clear()
-        start = time.monotonic()
-        button.pin.drive_low()
-        lit.wait(WAIT)
-        samples.append(stamp[0] - start)
-        button.pin.drive_high()
-    factory.close()
-    return samples
-
-
-def hand_off(loop: asyncio.AbstractEventLoop, presses: int) -> list[float]:
-    """`loop.call_soon_threadsafe` from this thread to a callback on the loop."""
-    done = threading.Event()
-    stamp = [0.0]
-
-    def arrived() -> None:
-        stamp[0] = time.monotonic()
-        done.set()
-
-    samples = []
-    for _ in range(presses):
-        done.clear()
-        start = time.monotonic()
-        loop.call_soon_threadsafe(arrived)
-        done.wait(WAIT)
-        samples.append(stamp[0] - start)
-        time.sleep(0.001)  # as between presses, so the loop is asleep when the next arrives
+        samples.append(bench.stamp - due)
+        while (now := bench.daemon.table.turn) is not None and now.started == turn.started:
+            sample()  # the notice; the next turn may be the same seat's
     return samples
 
 
@@ -223,56 +292,64 @@ async def build(settings: dict[str, object], state_dir: Path) -> tuple[Daemon, a
 
 async def scenario(
     settings: dict[str, object], run: Callable[[Bench], list[float]]
-) -> tuple[list[float], list[float], list[float]]:
-    """(the daemon's figures, bare gpiozero, thread → loop) measured back to back."""
+) -> tuple[list[float], Floors]:
+    """The daemon's figures from `run`, and the floors taken in the same moments."""
     loop = asyncio.get_running_loop()
+    floors = Floors(loop)
     with tempfile.TemporaryDirectory() as state_dir:
         daemon, task = await build(settings, Path(state_dir))
         try:
-            return await measured(Bench(daemon), loop, run)
+            bench = Bench(daemon, floors)
+            start = time.monotonic()
+            figures = await asyncio.to_thread(run, bench)
+            took = time.monotonic() - start
         finally:
             daemon.stop()
             await task
-
-
-async def measured(
-    bench: Bench, loop: asyncio.AbstractEventLoop, run: Callable[[Bench], list[float]]
-) -> tuple[list[float], list[float], list[float]]:
-    """The daemon's figures from `run`, then the two baselines as many times over."""
-    start = time.monotonic()
-    figures = await asyncio.to_thread(run, bench)
-    took = time.monotonic() - start
+            floors.close()
     if bench.lost or bench.restarts:
         print(
             f"  ({bench.lost} presses whose light never changed within {WAIT:.0f} s; "
             f"{bench.restarts} rounds ended by a press seen as a hold)"
         )
-    start = time.monotonic()
-    bare = await asyncio.to_thread(bare_gpiozero, LoopClock(loop), BASELINE_SAMPLES)
-    floor = await asyncio.to_thread(hand_off, loop, BASELINE_SAMPLES)
-    print(f"  (daemon {took:.0f} s, baselines {time.monotonic() - start:.0f} s)", flush=True)
-    return figures, bare, floor
+    print(f"  ({took:.0f} s)", flush=True)
+    return figures, floors
+
+
+def ratios(figures: list[float], floor: list[float]) -> str:
+    (p50, p99, _), (f50, f99, _) = spread(figures), spread(floor)
+    return f"p50 {p50 / f50:.1f}x, p99 {p99 / f99:.2f}x"
+
+
+def report(load: str, name: str, figures: list[float], floors: Floors) -> None:
+    print(f"[{load}] {ms_line(name, figures)}")
+    if name == "timeout":
+        print(f"[{load}]   {ms_line('loop timer lateness', floors.timer)}")
+    print(f"[{load}]   {ms_line('thread -> loop hand-off', floors.hand_off)}")
+    print(f"[{load}]   {ms_line('gpiozero -> loop -> LED', floors.via_loop)}")
+    print(f"[{load}]   {ms_line('bare gpiozero callback', floors.bare)}")
+    print(f"[{load}]   against the hand-off: {ratios(figures, floors.hand_off)}")
+    print(f"[{load}]   against gpiozero -> loop -> LED: {ratios(figures, floors.via_loop)}")
+    if name == "timeout":
+        print(f"[{load}]   against the loop timer: {ratios(figures, floors.timer)}")
 
 
 async def measure(presses: int, count: int, turns: int) -> None:
-    # The fair picker: no seat twice in a row, whose "again" turn would hold the driver up.
+    # The fair picker: a seat lit twice in a row is rare (its press waits out the debounce).
     quiet = {"mode": "flash", "sleep_time": "off", "turn_timer": "off", "picker": "fair"}
     timed = {**quiet, "turn_timer": 2, "timeout_penalty": 0}
     cases = [
-        ("claim a seat", quiet, lambda b: claim(b, presses)),
-        ("end a turn", quiet, lambda b: end_turn(b, turns)),
-        ("timeout", timed, lambda b: timeouts(b, count)),
+        (presses, "claim a seat", quiet, lambda b: claim(b, presses)),
+        (turns, "end a turn", quiet, lambda b: end_turn(b, turns)),
+        (count, "timeout", timed, lambda b: timeouts(b, count)),
     ]
     for load, hogging in (("quiet", 0), ("two CPU hogs", 2)):
         with hogs(hogging):
-            for name, settings, run in cases:
-                figures, bare, floor = await scenario(settings, run)
-                p99 = sorted(figures)[len(figures) * 99 // 100]
-                floor99 = sorted(floor)[len(floor) * 99 // 100]
-                print(f"[{load}] {ms_line(name, figures)}")
-                print(f"[{load}]   {ms_line('bare gpiozero callback', bare)}")
-                print(f"[{load}]   {ms_line('thread -> loop hand-off', floor)}")
-                print(f"[{load}]   p99 ratio to the hand-off: {p99 / floor99:.2f}x")
+            for samples, name, settings, run in cases:
+                if not samples:
+                    continue
+                figures, floors = await scenario(settings, run)
+                report(load, name, figures, floors)
 
 
 def main() -> None:
@@ -283,7 +360,7 @@ def main() -> None:
         format="%(levelname)s %(name)s: %(message)s",
     )
     presses = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 15
     turns = int(sys.argv[3]) if len(sys.argv) > 3 else presses
     asyncio.run(measure(presses, count, turns))
 
