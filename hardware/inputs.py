@@ -41,11 +41,12 @@ class EdgeInput(DigitalInputDevice):
         self.pin.when_changed = self._pin_edge
 
     def _pin_edge(self, ticks: float, state: object) -> None:
-        if self._gpiozero_changed is not None:
-            self._gpiozero_changed(ticks, state)
         # A switch to ground is active low: pulled up, a low line means pressed.
         active = bool(state) != self.pull_up
         # Backends may report a level twice (a bounce too short to read); that is no edge.
         if active != self._active:
             self._active = active
             self._on_edge(self.role, active, float(ticks))
+        # gpiozero's own bookkeeping after the hand-over: the loop is woken first.
+        if self._gpiozero_changed is not None:
+            self._gpiozero_changed(ticks, state)
