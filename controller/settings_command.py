@@ -32,7 +32,8 @@ def settings_command(
         )
         return 1
     store = SettingsStore(state_dir, config.settings)
-    loaded = store.load()
+    # Showing changes nothing: a damaged file stays for the table to set aside at its start.
+    loaded = store.load(aside=action != "show")
     for problem in loaded.problems:
         print(f"flashtable: {problem}", file=sys.stderr)
     current = loaded.settings

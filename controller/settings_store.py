@@ -32,12 +32,13 @@ class SettingsStore:
         self.base = base
         self.changes: dict[str, Value] = {}
 
-    def load(self) -> Loaded:
-        """The base settings with the stored changes; bad entries are dropped and named."""
+    def load(self, *, aside: bool = True) -> Loaded:
+        """The base settings with the stored changes; bad entries are dropped and named. A
+        file that cannot be read at all is set aside, unless `aside` is False (a look)."""
         try:
-            raw = read_json(self.path)
+            raw = read_json(self.path, aside=aside)
             if raw is not None and not isinstance(raw, dict):
-                raise unusable(self.path, "not a table of settings")
+                raise unusable(self.path, "not a table of settings", aside=aside)
         except Unreadable as err:
             return Loaded(self.base, [f"{err}; defaults used"], corrupt=True)
         if raw is None:

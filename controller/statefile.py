@@ -91,29 +91,29 @@ def prepare(state_dir: Path) -> list[tuple[str, str]]:
     return []
 
 
-def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes | None:
+def read_bytes(path: Path, limit: int = MAX_BYTES, *, aside: bool = True) -> bytes | None:
     """The file's bytes; None if there is no file. Raises Unreadable for one that cannot be
-    read, after setting it aside. A symbolic link is never followed: the state directory is
-    the daemon's own."""
+    read, after setting it aside (unless `aside` is False: a look that changes nothing). A
+    symbolic link is never followed: the state directory is the daemon's own."""
     try:
         return read_regular(path, limit, follow_links=False)
     except (Damaged, OSError) as err:
-        raise unusable(path, reason_of(err)) from None
+        raise unusable(path, reason_of(err), aside=aside) from None
 
 
-def read_json(path: Path, limit: int = MAX_BYTES) -> object | None:
+def read_json(path: Path, limit: int = MAX_BYTES, *, aside: bool = True) -> object | None:
     """The file's JSON value; None if there is no file. Raises Unreadable for one that cannot
-    be read or used, after setting it aside."""
-    data = read_bytes(path, limit)
+    be read or used, after setting it aside (unless `aside` is False)."""
+    data = read_bytes(path, limit, aside=aside)
     try:
         return None if data is None else parse_json(data)
     except Damaged as err:
-        raise unusable(path, str(err)) from None
+        raise unusable(path, str(err), aside=aside) from None
 
 
-def unusable(path: Path, reason: str) -> Unreadable:
-    """Set a file aside that was read but cannot be used, log it, and say so."""
-    problem = Unreadable(path, reason, set_aside(path))
+def unusable(path: Path, reason: str, *, aside: bool = True) -> Unreadable:
+    """Set a file aside (if `aside`) that was read but cannot be used, log it, and say so."""
+    problem = Unreadable(path, reason, set_aside(path) if aside else None)
     log.error("%s", problem)
     return problem
 

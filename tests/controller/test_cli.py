@@ -1,6 +1,7 @@
 """`flashtable --help` and its commands explain themselves; usage errors exit 2."""
 
 import asyncio
+import json
 import os
 import re
 import subprocess
@@ -87,6 +88,24 @@ def test_settings_are_shown_set_and_reset_from_the_shell(tmp_path, capsys):
     assert "* turn_timer         8 s" in capsys.readouterr().out
     assert main(["settings", "reset", *state]) == 0
     assert "  turn_timer         6 s" in capsys.readouterr().out
+
+
+def test_showing_damaged_settings_changes_nothing_and_a_change_sets_the_file_aside(
+    tmp_path, capsys
+):
+    state = ["--state-dir", str(tmp_path)]
+    damaged = b'{"turn_timer": '
+    (tmp_path / "settings.json").write_bytes(damaged)
+    assert main(["settings", "show", *state]) == 0
+    err = capsys.readouterr().err
+    assert "settings.json: not valid JSON" in err and "left in place; defaults used" in err
+    assert (tmp_path / "settings.json").read_bytes() == damaged
+    assert not (tmp_path / "settings.json.bad").exists()
+
+    assert main(["settings", "set", "turn_timer=8", *state]) == 0
+    assert "kept as settings.json.bad; defaults used" in capsys.readouterr().err
+    assert (tmp_path / "settings.json.bad").read_bytes() == damaged
+    assert json.loads((tmp_path / "settings.json").read_text()) == {"turn_timer": 8}
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can write a file for another user")
