@@ -183,6 +183,7 @@ class Panel:
             phase=MENU_PHASES[table.phase],
             stations=table.stations,
             has_launcher=table.has_launcher,
+            seated=len(table.seated),
             info=lambda: info_lines(
                 mqtt=self._host.mqtt_status, cards_out=launcher.cards_out, jams=launcher.jams
             ),

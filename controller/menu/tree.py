@@ -21,6 +21,7 @@ class Context:
     phase: str  # "seating", "play", "busy" (a race, a penalty), "paused", "over", "extreme"
     stations: int
     has_launcher: bool
+    seated: int  # players seated: a round needs two
     # (label, value) for the Info screens; asked only when they show (it reads the network)
     info: Callable[[], tuple[tuple[str, str], ...]] = field(default=lambda: (), compare=False)
     last_button: str | None = None  # for the button test
@@ -112,6 +113,8 @@ def top(context: Context) -> tuple[Entry, ...]:
     if context.phase in PLAY_LABELS:  # an Extreme round has nothing to pause
         label = PLAY_LABELS[context.phase]
         hint = f"push to {label.lower()}"
+        if label == "Start" and context.seated < 2:
+            hint = "need 2+ players"  # a push is refused: say why before it
         entries.append(Entry(label, "action", action=Action("play"), hint=hint))
     if context.phase == "over":
         entries += [

@@ -77,7 +77,7 @@ def config() -> Config:
 async def test_a_turn_opens_the_menu_and_every_top_entry_is_there_in_order(config):
     async with SimTable(config) as table:
         await table.turn(1)
-        assert lcd(table) == ("→Start", "push to start")
+        assert lcd(table) == ("→Start", "need 2+ players")  # nobody is seated yet
         seen = []
         for _ in TOP:
             seen.append(label(table))
@@ -107,8 +107,9 @@ async def test_every_entry_of_the_menu_says_something_on_its_second_line(config)
     """A setting its value, a submenu "push to open", an action what a push does."""
     async with SimTable(config, seed=2) as table:
         await table.tap("seat1")
-        await table.tap("seat2")
         await table.turn(1)
+        assert lcd(table) == ("→Start", "need 2+ players")
+        await table.tap("seat2")
         seating = await second_lines(table)
         assert seating["Start"] == "push to start"
         assert seating["Turn timer"] == "4 s" and seating["Mode"] == "table"
