@@ -27,6 +27,18 @@ from .topics import OFFLINE, ONLINE, Topics, encode, settings_payload, state_sna
 
 log = logging.getLogger(__name__)
 
+
+class _LostSocket(logging.Filter):
+    """paho logs a connection the broker dropped at ERROR ("failed to receive on socket");
+    the link tells of the same loss itself, as a warning that says when it tries again."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("failed to receive on socket")
+
+
+_client_log = logging.getLogger(f"{__name__}.client")  # paho's and aiomqtt's own lines
+_client_log.addFilter(_LostSocket())
+
 FIRST_BACKOFF = 1.0  # seconds before the first retry; doubles up to MAX_BACKOFF
 MAX_BACKOFF = 60.0
 SEND_TIMEOUT = 10.0  # a publish not acknowledged by then counts as a lost connection
@@ -113,7 +125,7 @@ class TableLink:
             f"flashtable-{self.topics.table_id}",
             will=aiomqtt.Will(self.topics.status, OFFLINE, qos=1, retain=True),
             keepalive=self.config.keepalive,
-            logger=log,
+            logger=_client_log,
         )
 
     async def run(self) -> None:

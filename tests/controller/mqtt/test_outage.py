@@ -4,6 +4,7 @@ what happened meanwhile arrives in order, up to the buffer's bound, with the los
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import subprocess
 import sys
@@ -159,7 +160,9 @@ async def test_the_broker_stopped_and_started_again(tmp_path):
     assert state is not None and state["dropped_events"] == first_kept - before - 1
 
 
-async def test_a_burst_is_in_flight_at_once_and_survives_the_broker_dying_under_it(tmp_path):
+async def test_a_burst_is_in_flight_at_once_and_survives_the_broker_dying_under_it(
+    tmp_path, caplog
+):
     broker = persistent_broker(tmp_path)
     broker.start()
     try:
@@ -201,3 +204,10 @@ async def test_a_burst_is_in_flight_at_once_and_survives_the_broker_dying_under_
         broker.stop()
     assert in_flight >= last - before == 3  # three events (and states) awaiting one answer
     assert [seq for seq in seqs if seq > before] == list(range(before + 1, last + 1))
+    # The loss is told once, as the warning that says when the link tries again: a broker
+    # going away is no error of the table's, and paho's own line would only repeat it.
+    lost = [record for record in caplog.records if "trying again" in record.getMessage()]
+    assert lost and all(record.levelno == logging.WARNING for record in lost)
+    assert [
+        record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR
+    ] == []
