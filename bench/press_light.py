@@ -143,9 +143,9 @@ class Floors:
 class Bench:
     """The daemon on the loop, and a driver thread's view of it."""
 
-    def __init__(self, daemon: Daemon, floors: Floors):
+    def __init__(self, daemon: Daemon, floors: Floors | None = None):
         self.daemon = daemon
-        self.floors = floors
+        self.floors = floors  # sampled before each press, if given
         self.changed = threading.Event()
         self.watching = False
         self.before: dict[int, Pattern] = {}
@@ -187,10 +187,11 @@ class Bench:
         time.sleep(0.02)
 
     def press_and_time(self, seat: int) -> float | None:
-        """A floor sample, then a press of `seat`'s button: seconds until its light shows a
-        new pattern, None if never."""
-        pause()
-        self.floors.take()
+        """A floor sample (if the bench takes them), then a press of `seat`'s button:
+        seconds until its light shows a new pattern, None if never."""
+        if self.floors is not None:
+            pause()
+            self.floors.take()
         time.sleep(max(0.0, self.last_edge[seat] + SAME_SEAT_GAP - time.monotonic()))
         pause()
         self.watch()
@@ -258,6 +259,7 @@ def timeouts(bench: Bench, count: int) -> list[float]:
     floors are sampled all the while, up to a moment before each timeout is due."""
     start_round(bench)
     floors = bench.floors
+    assert floors is not None
 
     def sample() -> None:
         pause()
