@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from ..display import TextDisplay
 
@@ -52,7 +54,10 @@ class DisplayWriter:
             self._changed.notify()
         self._thread.join(self._close_wait)
         if self._thread.is_alive():
-            log.warning("the LCD took no writes for %.1f s; leaving it as it is", self._close_wait)
+            log.warning(
+                "the LCD's last writes did not end within %.1f s; it closes when they do",
+                self._close_wait,
+            )
 
     def _write(self) -> None:
         closing = False
@@ -62,12 +67,20 @@ class DisplayWriter:
                     self._changed.wait()
                 lines, lit, closing = self._lines, self._lit, self._closing
                 self._lines = self._lit = None
-            try:
-                if lines is not None:
-                    self._display.show(lines)
-                if lit is not None:
-                    self._display.backlight(lit)
-            except Exception:
-                # The display heals its own bus errors; anything else must not end the writes.
-                log.exception("writing to the LCD failed")
-        self._display.close()
+            # Each on its own: a failed text must not leave the backlight as it was.
+            if lines is not None:
+                self._carry_out(self._display.show, lines)
+            if lit is not None:
+                self._carry_out(self._display.backlight, lit)
+        try:
+            self._display.close()
+        except Exception:
+            log.exception("closing the LCD failed")
+
+    @staticmethod
+    def _carry_out(write: Callable[[Any], None], value: object) -> None:
+        try:
+            write(value)
+        except Exception:
+            # The display heals its own bus errors; anything else must not end the writes.
+            log.exception("writing to the LCD failed")

@@ -130,7 +130,36 @@ def test_close_gives_up_on_a_hung_bus_after_its_wait(caplog):
     assert bus.entered.wait(WAIT)
     with caplog.at_level(logging.WARNING):
         writer.close()
-    assert "the LCD took no writes for 0.2 s" in caplog.text
+    assert "the LCD's last writes did not end within 0.2 s" in caplog.text
     assert not recording.closed.is_set()
     bus.gate.set()  # the bus comes back: the writer finishes, then closes the display
     assert recording.closed.wait(WAIT)
+
+
+def test_a_failed_text_still_lets_the_backlight_change_and_a_failed_close_is_logged(caplog):
+    model = HD44780()
+    display = CharacterDisplay(ModelBus(model))
+    held, release = threading.Event(), threading.Event()
+
+    def show(lines: tuple[str, str]) -> None:
+        if lines == SECOND:
+            held.set()
+            assert release.wait(WAIT)  # the writer is busy while both of the next arrive
+            return
+        raise RuntimeError("a fault in the driver")
+
+    def close() -> None:
+        raise RuntimeError("a pin that will not let go")
+
+    display.show = show  # type: ignore[method-assign]
+    display.close = close  # type: ignore[method-assign]
+    writer = DisplayWriter(display)
+    writer.show(SECOND)
+    assert held.wait(WAIT)
+    writer.show(FIRST)  # as the daemon stops: the last text and the light off, together
+    writer.backlight(False)
+    release.set()
+    writer.close()
+    assert model.backlight is False
+    assert "writing to the LCD failed" in caplog.text
+    assert "closing the LCD failed" in caplog.text
