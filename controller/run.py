@@ -97,9 +97,11 @@ def build_daemon(
             notices=[*(notices or []), *([settings_notice(loaded)] if loaded.problems else [])],
             launcher=config.launcher,
         )
-    except (GPIOZeroError, OSError) as err:
+    except BaseException as err:
         writer.close()
-        raise CannotStart(f"cannot drive the table's pins: {err}") from err
+        if isinstance(err, GPIOZeroError | OSError):
+            raise CannotStart(f"cannot drive the table's pins: {err}") from err
+        raise
     return daemon
 
 
@@ -141,7 +143,7 @@ async def run_daemon(
     )
     async with linked(config, daemon):
         running = asyncio.create_task(daemon.run())
-        await asyncio.sleep(0)  # the table has shown its first screen
+        await asyncio.sleep(0)  # the table has drawn its first screen
         notify("READY=1")
         interval = watchdog_interval()
         watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
