@@ -28,12 +28,20 @@ from .topics import OFFLINE, ONLINE, Topics, encode, settings_payload, state_sna
 log = logging.getLogger(__name__)
 
 
+# How paho tells of a connection that the broker dropped or that stopped answering.
+_SOCKET_LOST = ("failed to receive on socket", "timeout on socket")
+
+
 class _LostSocket(logging.Filter):
-    """paho logs a connection the broker dropped at ERROR ("failed to receive on socket");
-    the link tells of the same loss itself, as a warning that says when it tries again."""
+    """paho logs a lost connection at ERROR; the link warns of the same loss itself, and
+    says when it tries again. paho's line, which holds the socket's own error, is kept at
+    INFO: a broker that goes away is no error of the table's."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("failed to receive on socket")
+        if record.levelno == logging.ERROR and str(record.msg).startswith(_SOCKET_LOST):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            return _client_log.isEnabledFor(logging.INFO)
+        return True
 
 
 _client_log = logging.getLogger(f"{__name__}.client")  # paho's and aiomqtt's own lines

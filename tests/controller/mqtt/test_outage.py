@@ -163,6 +163,7 @@ async def test_the_broker_stopped_and_started_again(tmp_path):
 async def test_a_burst_is_in_flight_at_once_and_survives_the_broker_dying_under_it(
     tmp_path, caplog
 ):
+    caplog.set_level(logging.INFO, logger="controller.mqtt.link")
     broker = persistent_broker(tmp_path)
     broker.start()
     try:
@@ -204,10 +205,14 @@ async def test_a_burst_is_in_flight_at_once_and_survives_the_broker_dying_under_
         broker.stop()
     assert in_flight >= last - before == 3  # three events (and states) awaiting one answer
     assert [seq for seq in seqs if seq > before] == list(range(before + 1, last + 1))
-    # The loss is told once, as the warning that says when the link tries again: a broker
-    # going away is no error of the table's, and paho's own line would only repeat it.
+    # The loss is told as the warning that says when the link tries again, the socket's own
+    # error at INFO beside it: a broker going away is no error of the table's.
     lost = [record for record in caplog.records if "trying again" in record.getMessage()]
     assert lost and all(record.levelno == logging.WARNING for record in lost)
+    assert any(
+        record.levelno == logging.INFO and "socket" in record.getMessage()
+        for record in caplog.records
+    )
     assert [
         record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR
     ] == []
