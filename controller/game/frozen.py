@@ -4,8 +4,8 @@ The engine makes a new `Table` (and its parts) for every change, several in each
 `dataclasses.replace` is most of a step's cost: it reads every field and runs the frozen
 `__init__`, which sets each one through `object.__setattr__`. The state classes of the game
 have no `__post_init__`, no `InitVar` and no field left out of `__init__`, so a copy of the
-instance's `__dict__` with the changes laid over it is the same object, several times
-faster. mypy checks each call as the `dataclasses.replace` it stands for (field names and
+instance's `__dict__` with the changes laid over it is an equal object, made several
+times faster. mypy checks each call as the `dataclasses.replace` it stands for (field names and
 types); at run time an unknown field name is still refused.
 """
 

@@ -4,6 +4,7 @@ class of the game, on which the shortcut's conditions hold."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -29,11 +30,14 @@ def game_dataclasses() -> list[type]:
 
 @pytest.mark.parametrize("cls", game_dataclasses(), ids=lambda cls: cls.__qualname__)
 def test_no_game_dataclass_needs_its_init_to_be_copied(cls):
-    """A copy of `__dict__` skips `__init__`: right only while none has work of its own there."""
+    """A copy of `__dict__` skips `__init__`: right only while none has work of its own there,
+    every field is one of its parameters and nothing else is (an InitVar would be), and no
+    cached value sits in the `__dict__` beside the fields."""
     assert not hasattr(cls, "__post_init__")
-    assert all(field.init for field in dataclasses.fields(cls))
+    fields = [field.name for field in dataclasses.fields(cls)]
+    assert list(inspect.signature(cls).parameters) == fields
     assert "__slots__" not in vars(cls)
-    assert not any(isinstance(field.type, dataclasses.InitVar) for field in dataclasses.fields(cls))
+    assert not any(isinstance(value, functools.cached_property) for value in vars(cls).values())
 
 
 def played() -> Table:
