@@ -7,13 +7,14 @@ moment a seat light's pin changes level for a new pattern, as a player sees it (
 turn: the pressed light dims or the next one starts its pulse, whichever pin moves first).
 
 The baselines are taken between the presses, on the same loop, so that both see the same
-moments of a shared machine: before each press the driver takes one sample of a floor,
-in turn a bare thread → event-loop hand-off (`call_soon_threadsafe` to a callback: the
-floor for any asyncio daemon) and a gpiozero button whose callback hands the press to the
-loop, where a callback lights an LED (the least an asyncio daemon on gpiozero can do); and
-a bare gpiozero callback lighting an LED on the pin's own thread (no loop at all). Each
-sample, floor or press, comes 1-2 ms after the last was answered, at a random moment, so
-that the loop is asleep again, as it is when a player presses.
+moments of a shared machine: with each press, just before or just after it at random, the
+driver takes one sample of a floor, in turn a bare thread → event-loop hand-off
+(`call_soon_threadsafe` to a callback: the floor for any asyncio daemon) and a gpiozero
+button whose callback hands the press to the loop, where a callback lights an LED (the
+least an asyncio daemon on gpiozero can do); and a bare gpiozero callback lighting an LED
+on the pin's own thread (no loop at all). Each sample, floor or press, comes once the
+daemon has handled all it was handed, 1-2 ms later at a random moment, so that the loop is
+asleep again, as it is when a player presses.
 
 A timeout is timed from the moment the daemon is due to decide it (the turn's deadline
 plus the grace that lets an earlier edge cross the thread border first) to the timed-out
@@ -145,6 +146,7 @@ class Bench:
 
     def __init__(self, daemon: Daemon, floors: Floors | None = None):
         self.daemon = daemon
+        self.loop = asyncio.get_running_loop()  # made on the daemon's loop
         self.floors = floors  # sampled before each press, if given
         self.changed = threading.Event()
         self.watching = False
@@ -186,14 +188,26 @@ class Bench:
         pin.drive_high()
         time.sleep(0.02)
 
-    def press_and_time(self, seat: int) -> float | None:
-        """A floor sample (if the bench takes them), then a press of `seat`'s button:
-        seconds until its light shows a new pattern, None if never."""
-        if self.floors is not None:
-            pause()
-            self.floors.take()
-        time.sleep(max(0.0, self.last_edge[seat] + SAME_SEAT_GAP - time.monotonic()))
+    def settle(self) -> None:
+        """Until the daemon has handled all it was handed, then a pause: the loop asleep."""
+        asyncio.run_coroutine_threadsafe(self.daemon.idle(), self.loop).result(WAIT)
         pause()
+
+    def floor(self) -> None:
+        """A floor sample, if the bench takes them."""
+        if self.floors is not None:
+            self.settle()
+            self.floors.take()
+
+    def press_and_time(self, seat: int) -> float | None:
+        """A press of `seat`'s button, with a floor sample before or after it at random (so
+        that neither follows the other's work more often): seconds until its light shows a
+        new pattern, None if never."""
+        floor_first = random.random() < 0.5
+        if floor_first:
+            self.floor()
+        time.sleep(max(0.0, self.last_edge[seat] + SAME_SEAT_GAP - time.monotonic()))
+        self.settle()
         self.watch()
         pin = self.button(f"seat{seat}")
         start = time.monotonic()
@@ -201,6 +215,8 @@ class Bench:
         changed = self.changed.wait(WAIT)
         pin.drive_high()
         self.last_edge[seat] = time.monotonic()
+        if not floor_first:
+            self.floor()
         if not changed:
             self.lost += 1
             return None
@@ -262,9 +278,9 @@ def timeouts(bench: Bench, count: int) -> list[float]:
     assert floors is not None
 
     def sample() -> None:
-        pause()
+        bench.settle()
         floors.take_timer()
-        pause()
+        bench.settle()
         floors.take()
 
     samples = []
@@ -278,9 +294,7 @@ def timeouts(bench: Bench, count: int) -> list[float]:
             sample()
         if not bench.changed.wait(due - time.monotonic() + WAIT):
             raise RuntimeError("the timeout never showed")
-        samples.append(bench.stamp - due)
-        while (now := bench.daemon.table.turn) is not None and now.started == turn.started:
-            sample()  # the notice; the next turn may be the same seat's
+        samples.append(bench.stamp - due)  # the notice follows: `wait_lit` samples through it
     return samples
 
 
