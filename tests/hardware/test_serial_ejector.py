@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hardware.clock import LoopClock
 from hardware.ejector import CardOut, Halted
+from hardware.serial_dispense import Sent
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware import FirmwareSim
 from hardware.sim.relay import LineFaults, Relay
@@ -27,7 +28,13 @@ class Rig:
 
     The host opens the port by a symlink, as /dev/serial/by-id/ names a real board."""
 
-    def __init__(self, tmp_path: Path, faults: LineFaults, seed: int = 0) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        faults: LineFaults,
+        seed: int = 0,
+        keep_sent: Callable[[Sent], bool] = lambda sent: True,
+    ) -> None:
         self.loop = asyncio.get_running_loop()
         self.clock = LoopClock(self.loop)
         self.path = tmp_path / "launcher"
@@ -49,6 +56,7 @@ class Rig:
             on_report=self._heard,
             on_link=lambda up: self._heard((self.clock.now(), up), self.links),
             first_id=1 + seed,
+            keep_sent=keep_sent,
         )
 
     def _heard(self, item: object, into: list | None = None) -> None:
@@ -119,6 +127,32 @@ def test_a_thousand_dispenses_through_a_bad_cable_each_deliver_exactly(tmp_path)
             min(counts[f] for f in ("drop", "duplicate", "corrupt", "delay"))
             > 0.008 * (counts["bytes"])
         ), counts
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_no_dispense_leaves_before_the_disk_holds_it(tmp_path):
+    """The id and count of a DISPENSE are on the disk before the command leaves, so a restart
+    asks for the same id again and the controller answers from memory (docs/state.md)."""
+    on_disk: list[Sent] = []
+    asked: list[Sent] = []
+
+    def keep_sent(sent: Sent) -> bool:
+        asked.append(sent)
+        return sent in on_disk
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=2, keep_sent=keep_sent)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(3)
+        await asyncio.sleep(2.0)  # the write has not reached the disk yet: nothing moves
+        assert asked and rig.model.cards_out == 0 and rig.model.motor_speed == 0
+        on_disk.extend(asked)  # it has now
+        rig.ejector.recheck()
+        await rig.until(lambda: rig.halts(), within=10.0)
+        assert [h.reason for h in rig.halts()] == ["done"]
+        assert rig.model.cards_out == 3
         await rig.close()
 
     virtual_loop.run(main())
