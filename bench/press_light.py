@@ -147,7 +147,7 @@ class Bench:
     def __init__(self, daemon: Daemon, floors: Floors | None = None):
         self.daemon = daemon
         self.loop = asyncio.get_running_loop()  # made on the daemon's loop
-        self.floors = floors  # sampled before each press, if given
+        self.floors = floors  # sampled beside each press, if given
         self.changed = threading.Event()
         self.watching = False
         self.before: dict[int, Pattern] = {}
