@@ -158,6 +158,25 @@ def test_no_dispense_leaves_before_the_disk_holds_it(tmp_path):
     virtual_loop.run(main())
 
 
+def test_a_dispense_restored_after_a_restart_that_the_controller_forgot_counts_one_card(tmp_path):
+    """After a daemon's restart the dispense it had sent is asked for again under its id; a
+    controller switched on meanwhile has forgotten it. One card counts as dealt, as on the
+    Pi's own launcher (docs/state.md: at worst a card fewer), and the rest go under a new id."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=4)
+        rig.ejector.restore((50, 5, 2))  # 5 asked for, 2 heard before the daemon stopped
+        rig.ejector.dispense(3)  # the cards still owed, as the record kept them
+        await rig.until(lambda: rig.halts(), within=10.0)
+        assert [h.reason for h in rig.halts()] == ["done"]
+        assert rig.model.cards_out == 2
+        assert sum(isinstance(r, CardOut) for r in rig.reports) == 3
+        assert rig.ejector.owed == 0
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
 def test_a_firmware_reset_mid_dispense_is_reported_and_the_rest_dispensed_once(tmp_path, caplog):
     async def main() -> None:
         rig = Rig(tmp_path, BAD_CABLE, seed=7)
