@@ -21,6 +21,8 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+from hardware.serial_dispense import Sent
+
 from .safe_read import Damaged, parse_json
 from .statefile import Unreadable, read_bytes, reason_of, unusable, write_atomic
 
@@ -34,9 +36,8 @@ SLOT_OFFSETS = (0, 4096)  # in different blocks of the disk, so one torn write s
 FILE_SIZE = SLOT_OFFSETS[1] + SLOT_SIZE
 
 Owed = tuple[int, str | None]  # (cards, "jam" or "empty" while the launcher waits for OK)
-# A serial controller's dispense: (id, cards asked for, cards counted so far), kept before the
-# DISPENSE leaves, so that a restart asks the same id again (docs/state.md).
-Sent = tuple[int, int, int]
+# With it, a serial controller's dispense (`Sent`), kept before the DISPENSE leaves, so that a
+# restart asks the same id again (docs/state.md).
 Record = tuple[Owed, Sent | None]
 
 
