@@ -44,6 +44,7 @@ from controller.daemon import REAL_TIME_GRACE, Daemon
 from controller.game import Phase
 from controller.run import build_daemon
 from controller.settings import Settings
+from hardware.animator import SEEN  # the least step of a light's level a player sees
 from hardware.clock import LoopClock
 from hardware.patterns import Pattern
 from hardware.sim.pins import SimFactory, SimPin
@@ -52,7 +53,6 @@ SEATS = 8
 SAME_SEAT_GAP = 0.025  # past the 15 ms lockout that a seat's release edge opens, with room
 GAP = (0.001, 0.002)  # seconds from one answer to the next sample: the loop asleep again
 WAIT = 2.0  # longest wait for a light before the press counts as lost
-SEEN = 0.1  # the least step of a light's level that counts as an answer a player sees
 TIMER_AHEAD = (0.002, 0.005)  # how far ahead a floor timer is set
 QUIET_BEFORE = 0.05  # no floor samples this close to a timeout: the driver watches for it
 
