@@ -17,6 +17,8 @@ from pathlib import Path
 
 from press_light import Bench, build, start_round
 
+from controller.run import run_on_table_loop
+
 QUIET = {"mode": "flash", "sleep_time": "off", "turn_timer": "off"}
 
 
@@ -55,7 +57,7 @@ async def measure(window: float, windows: int) -> None:
 def main() -> None:
     window = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
     windows = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    asyncio.run(measure(window, windows))
+    run_on_table_loop(measure(window, windows))
 
 
 if __name__ == "__main__":

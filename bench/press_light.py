@@ -1,10 +1,11 @@
 """Press → light: from a button's edge to a light changing, in real time, beside its floors.
 
-The daemon is built by `flashtable run --sim`'s own code (simulated pins, the loop's real
-clock, its state directory, its log at info level, written here to /dev/null); a driver
-thread presses the buttons as a GPIO backend's thread would. A press is answered at the
-moment a seat light's pin changes level for a new pattern, as a player sees it (ending a
-turn: the pressed light dims or the next one starts its pulse, whichever pin moves first).
+The daemon is built by `flashtable run --sim`'s own code, on its own loop (simulated pins,
+the loop's real clock, its state directory, its log at info level, written here to
+/dev/null); a driver thread presses the buttons as a GPIO backend's thread would. A press is
+answered at the moment a seat light's pin changes level for a new pattern, as a player sees
+it (ending a turn: the pressed light dims or the next one starts its pulse, whichever pin
+moves first).
 
 The baselines are taken between the presses, on the same loop, so that both see the same
 moments of a shared machine: with each press, just before or just after it at random, the
@@ -42,7 +43,7 @@ from gpiozero import PWMLED, Button
 from controller.config import Config
 from controller.daemon import REAL_TIME_GRACE, Daemon
 from controller.game import Phase
-from controller.run import build_daemon
+from controller.run import build_daemon, run_on_table_loop
 from controller.settings import Settings
 from hardware.animator import SEEN  # the least step of a light's level a player sees
 from hardware.clock import LoopClock
@@ -378,7 +379,7 @@ def main() -> None:
     presses = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 15
     turns = int(sys.argv[3]) if len(sys.argv) > 3 else presses
-    asyncio.run(measure(presses, count, turns))
+    run_on_table_loop(measure(presses, count, turns))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, Launch
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
 from .help_text import Parser
 from .mqtt.fleet_command import fleet_command
-from .run import run_daemon
+from .run import run_daemon, run_on_table_loop
 from .settings import SettingError, key_values
 from .settings_command import settings_command
 
@@ -243,7 +243,7 @@ def command(argv: list[str] | None) -> int:
     )
     config, notices = config_or_defaults(args.config)
     state_dir = args.state_dir or (SIM_STATE_DIR if args.sim else DEFAULT_STATE_DIR)
-    return asyncio.run(
+    return run_on_table_loop(
         run_daemon(config, state_dir, simulated=args.sim, seed=seed, notices=notices)
     )
 

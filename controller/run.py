@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import selectors
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import Config
 from .requests import RereadSettings
@@ -21,6 +23,23 @@ if TYPE_CHECKING:
 log = logging.getLogger("flashtable")
 
 NO_PI = " (on a Pi; elsewhere, --sim runs the table on simulated pins)"
+
+
+T = TypeVar("T")
+
+
+def table_loop() -> asyncio.AbstractEventLoop:
+    """The daemon's event loop: asyncio's own, waiting in select(2), whose timeout is in
+    microseconds. epoll's is in whole milliseconds, rounded up, so every timer (a turn
+    running out, a blink's edge, a debounce window) would run up to 1 ms late. The daemon
+    watches a handful of descriptors, far below select's limit of 1024."""
+    return asyncio.SelectorEventLoop(selectors.SelectSelector())
+
+
+def run_on_table_loop(main: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run`, on `table_loop`."""
+    with asyncio.Runner(loop_factory=table_loop) as runner:
+        return runner.run(main)
 
 
 class CannotStart(Exception):
