@@ -135,17 +135,7 @@ class Daemon:
             self.feed(Tick(self.clock.now()))
             for name in self.board.pressed_now():
                 self.feed(Stuck(name, self.clock.now()))
-            while True:
-                item = await self._inbox.get()
-                try:
-                    if isinstance(item, Stop):
-                        return
-                    self._handle_item(item)
-                except Exception:
-                    # One bad event must not stop the table; the log says what happened.
-                    log.exception("handling %r failed", item)
-                finally:
-                    self._inbox.done()
+            await self._inbox.serve(self._handle_item)
         finally:
             with contextlib.suppress(asyncio.CancelledError):
                 # Edges already handed over from the pin threads get onto the queue first.

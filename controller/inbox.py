@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -82,10 +83,23 @@ class Asked:
 
 
 class Inbox:
+    """Items are handled as they arrive: a post wakes the loop straight into `serve`'s
+    handler, with no task or second pass of the loop in between (an edge is a light's
+    answer away from its press). An item put while one is being handled waits its turn."""
+
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._queue: asyncio.Queue[object] = asyncio.Queue()
-        self._edges: deque[float] = deque()  # the times of the edges on the queue, in order
+        self._items: deque[object] = deque()
+        # The times of the edges handed over and not handled yet, counted from the moment
+        # they cross (deque's append and remove are atomic): one still in the loop's own
+        # queue of callbacks is known of too.
+        self._edges: deque[float] = deque()
+        self._edges_put = 0  # of those, the ones `put` has had (loop thread only)
+        self._handle: Callable[[object], None] | None = None  # while `serve` runs
+        self._stopped: asyncio.Future[None] | None = None
+        self._handling = False
+        self._waiting_none = asyncio.Event()  # no item waits to be handled
+        self._waiting_none.set()
         self._closed = False
 
     def ask(self, request: Request) -> concurrent.futures.Future[object]:
@@ -100,46 +114,91 @@ class Inbox:
 
     def post(self, item: object) -> None:
         """Put `item` on the queue; safe from any thread and from signal handlers."""
+        if isinstance(item, Edge):
+            self._edges.append(item.time)
         self._loop.call_soon_threadsafe(self.put, item)
 
     def put(self, item: object) -> None:
-        """Put `item` on the queue (loop thread only)."""
+        """Put `item` on the queue (loop thread only). While `serve` runs it is handled at
+        once, unless another item is being handled or an edge is still crossing: then
+        behind them. Edges come through `post`."""
         if isinstance(item, Edge):
-            self._edges.append(item.time)
-        self._queue.put_nowait(item)
+            self._edges_put += 1
+        self._items.append(item)
+        self._waiting_none.clear()
+        self._hand_over_if_free()
 
-    async def get(self) -> object:
-        item = await self._queue.get()
-        if isinstance(item, Edge):
-            self._edges.popleft()
-        return item
+    @property
+    def crossing(self) -> bool:
+        """Whether an edge has been posted that `put` has not had yet."""
+        return len(self._edges) > self._edges_put
+
+    async def serve(self, handle: Callable[[object], None]) -> None:
+        """Give every item to `handle`, one at a time, in order, until a Stop is reached. A
+        failure to handle one is logged, and the next follows."""
+        self._handle = handle
+        self._stopped = self._loop.create_future()
+        try:
+            self._hand_over_if_free()
+            await self._stopped
+        finally:
+            self._handle = None
+
+    def _hand_over_if_free(self) -> None:
+        # An edge still crossing is put soon, and hands over then: a wakeup must not run
+        # before an edge from before it (edge time is truth), nor be asked again and again
+        # for a moment the game cannot pass yet.
+        if not self._handling and not self.crossing:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        self._handling = True
+        try:
+            while self._items and self._handle is not None:
+                item = self._items.popleft()
+                if isinstance(item, Edge):
+                    self._edges_put -= 1
+                    with contextlib.suppress(ValueError):  # cleared by `close`
+                        self._edges.remove(item.time)
+                if isinstance(item, Stop):
+                    self._handle = None
+                    if self._stopped is not None and not self._stopped.done():
+                        self._stopped.set_result(None)
+                    break
+                try:
+                    self._handle(item)
+                except Exception:
+                    # One bad item must not stop the table; the log says what happened.
+                    log.exception("handling %r failed", item)
+        finally:
+            self._handling = False
+            if not self._items:
+                self._waiting_none.set()
 
     def known_until(self, now: float) -> float:
         """`now`, or the time of the earliest edge still on the queue if it is earlier: the
         game is caught up that far and no further, so a loop that runs late never turns a tap
         into a hold, nor a press in time into a timeout (edge time is truth)."""
-        return min((now, *self._edges))
-
-    def done(self) -> None:
-        self._queue.task_done()
+        return min(now, min(self._edges, default=now))
 
     async def idle(self) -> None:
         """Wait until every item posted so far has been handled."""
         for _ in range(3):  # posts from other threads land on the loop's next iterations
             await asyncio.sleep(0)
-        await self._queue.join()
+        await self._waiting_none.wait()
 
     def close(self) -> list[object]:
         """No more requests (the daemon stops): everything queued now, taken off the queue,
         the requests among it answered TableStopped."""
         self._closed = True
         self._edges.clear()
+        self._edges_put = 0
         items = []
-        while not self._queue.empty():
-            item = self._queue.get_nowait()
-            self._queue.task_done()
+        while self._items:
+            item = self._items.popleft()
             if isinstance(item, Asked):
                 item.too_late()
             else:
                 items.append(item)
+        self._waiting_none.set()
         return items
