@@ -14,8 +14,9 @@ driver takes one sample of a floor, in turn a bare thread → event-loop hand-of
 button whose callback hands the press to the loop, where a callback lights an LED (the
 least an asyncio daemon on gpiozero can do); and a bare gpiozero callback lighting an LED
 on the pin's own thread (no loop at all). Each sample, floor or press, comes once the
-daemon has handled all it was handed, 1-2 ms later at a random moment, so that the loop is
-asleep again, as it is when a player presses.
+daemon has handled all it was handed (and worked out its answers to the next press,
+controller.answers), 1-2 ms later at a random moment, so that the loop is asleep again, as
+it is when a player presses.
 
 A timeout is timed from the moment the daemon is due to decide it (the turn's deadline
 plus the grace that lets an earlier edge cross the thread border first) to the timed-out
@@ -47,11 +48,16 @@ from controller.run import build_daemon, run_on_table_loop
 from controller.settings import Settings
 from hardware.animator import SEEN  # the least step of a light's level a player sees
 from hardware.clock import LoopClock
+from hardware.debounce import DEBOUNCE_WINDOW
 from hardware.patterns import Pattern
 from hardware.sim.pins import SimFactory, SimPin
 
 SEATS = 8
-SAME_SEAT_GAP = 0.025  # past the 15 ms lockout that a seat's release edge opens, with room
+# A tap this short (the driver lets go once the light shows) is a press and a release inside
+# the 15 ms lockout: the daemon counts the release once the window has passed, plus the
+# grace for edges still crossing. A seat's next press comes after that, with room, as any
+# finger's would, so that it finds its answer worked out (controller.answers).
+SAME_SEAT_GAP = DEBOUNCE_WINDOW + REAL_TIME_GRACE + 0.005
 GAP = (0.001, 0.002)  # seconds from one answer to the next sample: the loop asleep again
 WAIT = 2.0  # longest wait for a light before the press counts as lost
 TIMER_AHEAD = (0.002, 0.005)  # how far ahead a floor timer is set
@@ -190,9 +196,14 @@ class Bench:
         time.sleep(0.02)
 
     def settle(self) -> None:
-        """Until the daemon has handled all it was handed, then a pause: the loop asleep."""
-        asyncio.run_coroutine_threadsafe(self.daemon.idle(), self.loop).result(WAIT)
+        """Until the daemon has handled all it was handed and worked out its answers to the
+        next press (a player's comes long after), then a pause: the loop asleep."""
+        asyncio.run_coroutine_threadsafe(self._settled(), self.loop).result(WAIT)
         pause()
+
+    async def _settled(self) -> None:
+        await self.daemon.idle()
+        await self.daemon.answers.ready()
 
     def floor(self) -> None:
         """A floor sample, if the bench takes them."""

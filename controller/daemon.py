@@ -3,7 +3,8 @@
 Pin edges and requests from outside the pins (`submit`) cross to the event loop through one
 queue (`Inbox`). On the loop, debounced edges become presses and releases at their edge
 times, the engine steps, and the shell carries out what it asks: the lights first, then
-sounds, game events, dispenses (`LauncherLink`) and the LCD's text (`Renderer`).
+sounds, game events, dispenses (`LauncherLink`) and the LCD's text (`Renderer`). A press's
+lights, or a wakeup's, are often known before the step (`Answers`): then they come first.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from hardware.ejector import Report
 from hardware.pinmap import PinMap
 
 from . import game
+from .answers import Answers
 from .config import LauncherConfig
 from .game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
 from .game.effects import Dispense, ResumeLauncher
@@ -104,6 +106,7 @@ class Daemon:
             self.board.inputs, clock, lambda *asked: self._inbox.put(Settle(*asked)), grace
         )
         self._wakeup = Wakeup(clock, grace, lambda: self._inbox.put(Wake()))
+        self.answers = Answers(asyncio.get_running_loop(), self.board.inputs)
         self.panel = Panel(self, clock)
         for lines in [*notices, *resumed, *self.launcher.notices()]:
             self.renderer.notice(lines)
@@ -157,7 +160,7 @@ class Daemon:
             self._changed(item.input, self._switches.settled(item.input, item.window))
         elif isinstance(item, Wake):
             self._wakeup.fired()
-            self.feed(Tick(self._inbox.known_until(self.clock.now())))
+            self._answer(Tick(self._inbox.known_until(self.clock.now())))
         elif isinstance(item, Report):
             self.feed(self.launcher.event_for(item))
         elif isinstance(item, Call):
@@ -169,8 +172,21 @@ class Daemon:
 
     def _changed(self, name: str, changes: list[Change]) -> None:
         for change in changes:
-            if not self.panel.took(name, change):
-                self.feed((Press if change.active else Release)(name, change.time))
+            if self.panel.took(name, change):
+                continue
+            if change.active:
+                self._answer(Press(name, change.time))
+            else:
+                self.feed(Release(name, change.time))
+
+    def _answer(self, event: Press | Tick) -> None:
+        """Step for a press or a wakeup, its lights first if they are known already (not
+        while the panel's light test has the lights)."""
+        if self.panel.light_test is None:
+            lights = self.answers.ahead(self.table, event, self._now(event))
+            if lights is not None:
+                self.renderer.light_ahead(lights)
+        self.feed(event)
 
     # -- requests: the menu's directly, the rest through `submit` --------------------------
     def handle(self, request: Request) -> Settings | None:
@@ -198,10 +214,11 @@ class Daemon:
     # -- the engine ----------------------------------------------------------------------
     def feed(self, event: Event) -> None:
         """Step the engine with one event and carry out the result (loop thread only)."""
-        now = max(event.time, self._inbox.known_until(self.clock.now()))
+        now = self._now(event)
         self.log.record(self.table, now, event, self.rng)
         self.table, effects = game.step(self.table, event, now, self.rng)
-        self.renderer.light(self.table, self.panel)  # first: the table's answer to a press
+        # First: the lights are the table's answer to a press.
+        self.answers.followed(self.renderer.light(self.table, self.panel))
         for effect in effects:
             if isinstance(effect, Sound):
                 self.play_tune(effect.name)
@@ -214,6 +231,11 @@ class Daemon:
         self.launcher.keep(self.table.launcher)
         self.refresh()
         self.publisher.stepped(self.table)
+        self.answers.prepare(self.table, self.rng, now)
+
+    def _now(self, event: Event) -> float:
+        """When the game steps for `event`: as far as the pins' edges let it catch up."""
+        return max(event.time, self._inbox.known_until(self.clock.now()))
 
     def refresh(self) -> None:
         """Make the lights and the LCD show what they should now."""
@@ -229,6 +251,7 @@ class Daemon:
         self.launcher.close(self.table.launcher)
         self.snapshots.close(self.table)
         self._wakeup.cancel()
+        self.answers.cancel()
         self._switches.close()
         self.renderer.cancel()
         self.panel.shut()

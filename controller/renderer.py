@@ -117,11 +117,18 @@ class Renderer:
         self._waiting.clear()
         self._stop_offline()
 
-    def light(self, table: game.Table, panel: Overlay) -> None:
+    def light(self, table: game.Table, panel: Overlay) -> tuple[str, ...]:
         """The lights alone, at once: they are the table's answer to a press, so the daemon
         sets them before the sounds, the cards, the log, MQTT and the LCD (whose controller
-        needs waits between writes); `draw` then finds them done."""
-        self._show_lights(_lights(table, panel))
+        needs waits between writes); `draw` then finds them done. Returns what they show."""
+        lights = _lights(table, panel)
+        self._show_lights(lights)
+        return lights
+
+    def light_ahead(self, lights: tuple[str, ...]) -> None:
+        """The lights an event will show, known before the engine steps for it (see
+        controller.answers); `light` follows with the step's own."""
+        self._show_lights(lights)
 
     def draw(self, table: game.Table, panel: Overlay) -> None:
         """Make the lights and the LCD show what they should now."""

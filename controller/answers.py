@@ -1,0 +1,123 @@
+"""Answers worked out ahead: the lights each press would show, and those of the engine's next
+wakeup (a turn running out), stepped on a copy of the game while the loop has nothing else
+to do. A press then lights its answer before the engine has stepped for it.
+
+The engine's own step follows at once and its lights are the ones that stay: an answer is
+only a step of the same pure engine done early, on the same table, generator state and
+inputs, at a moment the game's timers cannot tell apart from the real one. Where that does
+not hold (another event came first, a timer falls between), there is no answer and the press
+waits for the step as before. `missed` counts answers the step did not bear out (none in the
+tests, `tests/controller/test_answers.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from . import game
+from .game import Event, Press, Table, Tick
+
+log = logging.getLogger(__name__)
+
+Lights = tuple[str, ...]
+_Answer = tuple[Lights, float]  # the lights, and the next wakeup after the step (or inf)
+
+
+def _next_wakeup(table: Table) -> float:
+    when = game.next_wakeup(table)
+    return float("inf") if when is None else when
+
+
+class Answers:
+    """Loop thread only. `prepare` after every step; `ahead` before the next."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, inputs: Iterable[str]) -> None:
+        self._loop = loop
+        self._inputs = tuple(inputs)
+        self._rng = random.Random()  # the copy the answers are stepped with
+        self._table: Table | None = None
+        self._at = 0.0  # when the presses' answers are stepped for
+        self._wakeup = float("inf")  # the table's next wakeup
+        self._state: tuple[Any, ...] = ()  # the game's generator state
+        self._todo: list[str | None] = []  # the inputs still to answer; None: the wakeup
+        self._presses: dict[str, _Answer] = {}
+        self._on_wakeup: _Answer | None = None
+        self._pending: asyncio.Handle | None = None
+        self._given: Lights | None = None
+        self._ready = asyncio.Event()  # every answer for the table is worked out
+        self._ready.set()
+        self.missed = 0
+
+    def prepare(self, table: Table, rng: random.Random, now: float) -> None:
+        """Forget the answers for the last table and work out those for `table`, one per
+        pass of the loop, so that a press waits for one step at most."""
+        self._table, self._at, self._wakeup = table, now, _next_wakeup(table)
+        self._state = rng.getstate()
+        self._presses, self._on_wakeup = {}, None
+        self._todo = [None, *self._inputs]  # the wakeup first: it is sure to come
+        self._ready.clear()
+        if self._pending is None:
+            self._pending = self._loop.call_soon(self._work)
+
+    def cancel(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        self._table, self._todo = None, []
+        self._ready.set()
+
+    async def ready(self) -> None:
+        """Wait until the answers for the last table are worked out."""
+        await self._ready.wait()
+
+    def _work(self) -> None:
+        self._pending = None
+        if self._todo and self._table is not None:
+            name = self._todo.pop(0)
+            try:
+                self._answer(self._table, name)
+            except Exception:  # the engine's own step will say so too; the rest go on
+                log.exception("working out the answer to %s failed", name or "the wakeup")
+        if self._todo and self._table is not None:
+            self._pending = self._loop.call_soon(self._work)
+        else:
+            self._ready.set()
+
+    def _answer(self, table: Table, name: str | None) -> None:
+        if name is not None:
+            self._presses[name] = self._step(table, Press(name, self._at), self._at)
+        elif self._wakeup != float("inf"):
+            self._on_wakeup = self._step(table, Tick(self._wakeup), self._wakeup)
+
+    def _step(self, table: Table, event: Event, now: float) -> _Answer:
+        self._rng.setstate(self._state)
+        after, _ = game.step(table, event, now, self._rng)
+        return game.lights(after), _next_wakeup(after)
+
+    def ahead(self, table: Table, event: Press | Tick, now: float) -> Lights | None:
+        """The lights `event`, handled at `now`, will show, if they are known already."""
+        self._given = None
+        if table is not self._table:
+            return None
+        if isinstance(event, Tick):
+            answer, since = self._on_wakeup, self._wakeup
+        else:
+            answer, since = self._presses.get(event.input), self._at
+            # The press must come before any timer, its own included, falls due.
+            if min(event.time, now) >= self._wakeup:
+                return None
+        if answer is None or not since <= event.time <= now < answer[1]:
+            return None
+        self._given = answer[0]
+        return self._given
+
+    def followed(self, lights: Lights) -> None:
+        """The engine's step is done and shows `lights`: did it bear the answer out?"""
+        if self._given is not None and self._given != lights:
+            self.missed += 1
+            log.debug("an answer worked out ahead was %s, the step showed %s", self._given, lights)
+        self._given = None

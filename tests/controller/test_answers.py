@@ -1,0 +1,91 @@
+"""Answers worked out ahead (controller.answers) are the engine's own: over random games, each
+answer given for a press or a wakeup is what the lights show once the engine has stepped; and
+at the table, ending a turn and a turn running out are lit before the engine steps for them."""
+
+import asyncio
+
+from hypothesis import HealthCheck, event, given, settings
+
+import controller.game
+from controller.answers import Answers
+from controller.config import Config
+from controller.game import Phase, Press, Tick, lights
+from controller.settings import Settings
+from controller.sim import SimTable
+
+from .game.strategies import INPUTS, RandomGame, games
+
+
+def work_through(loop: asyncio.AbstractEventLoop) -> None:
+    """Let the answers be worked out: one per pass of the loop."""
+    for _ in range(len(set(INPUTS)) + 1):
+        loop.call_soon(loop.stop)
+        loop.run_forever()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games)
+def test_every_answer_worked_out_ahead_is_what_the_step_shows(game):
+    loop = asyncio.new_event_loop()
+    try:
+        answers = Answers(loop, dict.fromkeys(INPUTS))
+        played = RandomGame(game)
+        given = 0
+
+        def stepped(before, step_event):
+            nonlocal given
+            if isinstance(step_event, Press | Tick):
+                ahead = answers.ahead(before, step_event, played.now)
+                if ahead is not None:
+                    assert ahead == lights(played.table)
+                    given += 1
+            answers.prepare(played.table, played.rng, played.now)
+            work_through(loop)
+
+        played.play(stepped)
+        event("some answers given ahead" if given else "no answer given ahead")
+    finally:
+        loop.close()
+
+
+async def test_the_next_seat_and_a_timeout_are_lit_before_the_engine_steps(monkeypatch):
+    config = Config(settings=Settings({"mode": "flash", "turn_timer": 3, "timeout_penalty": 0}))
+    async with SimTable(config, seed=4) as table:
+        for seat in (1, 2, 3):
+            await table.tap(f"seat{seat}")
+        await table.tap("play_pause")
+        at_step: list[tuple[object, list[str]]] = []  # each step's event, the lights then
+        timed_out: list[list[str]] = []  # the lights as the engine steps for a timeout
+        engine_step = controller.game.step
+
+        def step(state, step_event, now, rng):
+            result = engine_step(state, step_event, now, rng)
+            if rng is table.daemon.rng:  # the daemon's own step, not an answer's
+                shown = [table.light(seat) for seat in (1, 2, 3)]
+                at_step.append((step_event, shown))
+                if state.phase is Phase.TURN and result[0].phase is Phase.NOTICE:
+                    timed_out.append(shown)
+            return result
+
+        monkeypatch.setattr(controller.game, "step", step)
+        changed = 0
+        for _ in range(12):
+            [lit] = table.lit()
+            before = [table.light(seat) for seat in (1, 2, 3)]
+            at_step.clear()
+            await table.daemon.answers.ready()  # a player's press comes long after
+            await table.press(f"seat{lit}")
+            after = [table.light(seat) for seat in (1, 2, 3)]
+            changed += after != before  # a seat lit again blinks on
+            assert at_step == [(Press(f"seat{lit}", at_step[0][0].time), after)]
+            await table.release(f"seat{lit}")
+            await table.advance(0.5)
+        assert changed >= 6
+        [lit] = table.lit()
+        turn = table.daemon.table.turn
+        await table.advance_to(turn.deadline - 0.001)
+        await table.daemon.answers.ready()
+        await table.advance(0.5)
+        assert table.light(lit) == "flash"
+        assert timed_out == [[table.light(seat) for seat in (1, 2, 3)]]
+        assert table.daemon.answers.missed == 0
