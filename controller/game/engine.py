@@ -97,8 +97,8 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
 
 def next_wakeup(table: Table) -> float | None:
     """The next moment the engine needs a Tick at, or None while nothing is timed."""
-    moments = [when for when, _ in _agenda(table)]
-    return min(moments) if moments else None
+    first = _first_due(table)
+    return None if first is None else first[0]
 
 
 # -- time --------------------------------------------------------------------------------
@@ -109,20 +109,23 @@ Due = Callable[[Table], float | None]
 Fire = Callable[[Table, float, float, random.Random, list[Effect]], Table]
 
 
-def _agenda(table: Table) -> list[tuple[float, Fire]]:
-    """Everything timed, in the order it goes first when two fall on the same moment."""
-    moments = [(due(table), fire) for due, fire in TIMED]
-    return [(when, fire) for when, fire in moments if when is not None]
+def _first_due(table: Table) -> tuple[float, Fire] | None:
+    """The timed rule due first, and when; of two due at the same moment, the one TIMED
+    lists first. Called for every step and every wakeup: plain loops, no lists."""
+    first: tuple[float, Fire] | None = None
+    for due, fire in TIMED:
+        when = due(table)
+        if when is not None and (first is None or when < first[0]):
+            first = (when, fire)
+    return first
 
 
 def _on_time(table: Table, now: float, rng: random.Random, effects: list[Effect]) -> Table:
     """Everything that `now` has made due, earliest first (each may make more due)."""
-    while True:
-        due = [(when, n, fire) for n, (when, fire) in enumerate(_agenda(table)) if when <= now]
-        if not due:
-            return table
-        when, _, fire = min(due, key=lambda item: (item[0], item[1]))
+    while (first := _first_due(table)) is not None and first[0] <= now:
+        when, fire = first
         table = fire(table, when, now, rng, effects)
+    return table
 
 
 def _message_due(table: Table) -> float | None:
