@@ -118,7 +118,6 @@ class Floors:
             return
         pin = self._loop_button.pin
         self.via_loop.append(self._timed(pin.drive_low))
-        pause()
         self._done.clear()
         pin.drive_high()  # its LED goes off on the loop, before the next sample is taken
         if not self._done.wait(WAIT):
