@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Each script with the arguments that fit the whole run in under 10 minutes here.
 RUNS = [
-    ("Press → light", "press_light.py", ["10000", "15", "10000"]),
+    ("Press → light", "press_light.py", ["10000", "12", "10000"]),
     ("SLAP ordering under load", "slap_order.py", ["10000"]),
     ("CPU: idle and in a game", "cpu_use.py", ["3", "3"]),
     ("Memory over one long round", "rss_round.py", ["100000"]),

@@ -15,13 +15,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import game
 from .game import Event, Press, Table, Tick
 
 log = logging.getLogger(__name__)
+
+# Quiet, in seconds, before the answers are worked out: a burst of events (a SLAP race, the
+# encoder turning, cards through the beam) is answered once, after it, not after each.
+QUIET = 0.001
 
 Lights = tuple[str, ...]
 _Answer = tuple[Lights, float]  # the lights, and the next wakeup after the step (or inf)
@@ -53,15 +57,20 @@ class Answers:
         self.missed = 0
 
     def prepare(self, table: Table, rng: random.Random, now: float) -> None:
-        """Forget the answers for the last table and work out those for `table`, one per
-        pass of the loop, so that a press waits for one step at most."""
+        """Forget the answers for the last table and work out those for `table` once the
+        loop has been QUIET a moment, one per pass, so that a press waits for one step at
+        most."""
         self._table, self._at, self._wakeup = table, now, _next_wakeup(table)
         self._state = rng.getstate()
         self._presses, self._on_wakeup = {}, None
         self._todo = [None, *self._inputs]  # the wakeup first: it is sure to come
         self._ready.clear()
-        if self._pending is None:
-            self._pending = self._loop.call_soon(self._work)
+        self._start(self._loop.call_later, QUIET)
+
+    def _start(self, schedule: Callable[..., asyncio.Handle], *delay: float) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+        self._pending = schedule(*delay, self._work)
 
     def cancel(self) -> None:
         if self._pending is not None:
@@ -71,7 +80,11 @@ class Answers:
         self._ready.set()
 
     async def ready(self) -> None:
-        """Wait until the answers for the last table are worked out."""
+        """Wait until the answers for the last table are worked out; asked for, they are
+        started at once (simulations and benchmarks, whose next press comes sooner than a
+        player's)."""
+        if not self._ready.is_set():
+            self._start(self._loop.call_soon)
         await self._ready.wait()
 
     def _work(self) -> None:

@@ -16,13 +16,6 @@ from controller.sim import SimTable
 from .game.strategies import INPUTS, RandomGame, games
 
 
-def work_through(loop: asyncio.AbstractEventLoop) -> None:
-    """Let the answers be worked out: one per pass of the loop."""
-    for _ in range(len(set(INPUTS)) + 1):
-        loop.call_soon(loop.stop)
-        loop.run_forever()
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_every_answer_worked_out_ahead_is_what_the_step_shows(game):
@@ -40,7 +33,7 @@ def test_every_answer_worked_out_ahead_is_what_the_step_shows(game):
                     assert ahead == lights(played.table)
                     given += 1
             answers.prepare(played.table, played.rng, played.now)
-            work_through(loop)
+            loop.run_until_complete(answers.ready())
 
         played.play(stepped)
         event("some answers given ahead" if given else "no answer given ahead")
