@@ -111,10 +111,11 @@ class Answers:
         after, _ = game.step(table, event, now, self._rng)
         return game.lights(after), _next_wakeup(after)
 
-    def ahead(self, table: Table, event: Press | Tick, now: float) -> Lights | None:
-        """The lights `event`, handled at `now`, will show, if they are known already."""
+    def ahead(self, table: Table, event: Event, now: float) -> Lights | None:
+        """The lights `event`, handled at `now`, will show, if they are known already (for
+        a press or a wakeup's tick)."""
         self._given = None
-        if table is not self._table:
+        if table is not self._table or not isinstance(event, Press | Tick):
             return None
         if isinstance(event, Tick):
             answer, since = self._on_wakeup, self._wakeup

@@ -160,7 +160,7 @@ class Daemon:
             self._changed(item.input, self._switches.settled(item.input, item.window))
         elif isinstance(item, Wake):
             self._wakeup.fired()
-            self._answer(Tick(self._inbox.known_until(self.clock.now())))
+            self.feed(Tick(self._inbox.known_until(self.clock.now())))
         elif isinstance(item, Report):
             self.feed(self.launcher.event_for(item))
         elif isinstance(item, Call):
@@ -172,21 +172,8 @@ class Daemon:
 
     def _changed(self, name: str, changes: list[Change]) -> None:
         for change in changes:
-            if self.panel.took(name, change):
-                continue
-            if change.active:
-                self._answer(Press(name, change.time))
-            else:
-                self.feed(Release(name, change.time))
-
-    def _answer(self, event: Press | Tick) -> None:
-        """Step for a press or a wakeup, its lights first if they are known already (not
-        while the panel's light test has the lights)."""
-        if self.panel.light_test is None:
-            lights = self.answers.ahead(self.table, event, self._now(event))
-            if lights is not None:
-                self.renderer.light_ahead(lights)
-        self.feed(event)
+            if not self.panel.took(name, change):
+                self.feed((Press if change.active else Release)(name, change.time))
 
     # -- requests: the menu's directly, the rest through `submit` --------------------------
     def handle(self, request: Request) -> Settings | None:
@@ -214,7 +201,11 @@ class Daemon:
     # -- the engine ----------------------------------------------------------------------
     def feed(self, event: Event) -> None:
         """Step the engine with one event and carry out the result (loop thread only)."""
-        now = self._now(event)
+        now = max(event.time, self._inbox.known_until(self.clock.now()))
+        testing = self.panel.light_test is not None  # the light test has the lights
+        ahead = None if testing else self.answers.ahead(self.table, event, now)
+        if ahead is not None:
+            self.renderer.light_ahead(ahead)  # a press's lights, or a wakeup's, known already
         self.log.record(self.table, now, event, self.rng)
         self.table, effects = game.step(self.table, event, now, self.rng)
         # First: the lights are the table's answer to a press.
@@ -232,10 +223,6 @@ class Daemon:
         self.refresh()
         self.publisher.stepped(self.table)
         self.answers.prepare(self.table, self.rng, now)
-
-    def _now(self, event: Event) -> float:
-        """When the game steps for `event`: as far as the pins' edges let it catch up."""
-        return max(event.time, self._inbox.known_until(self.clock.now()))
 
     def refresh(self) -> None:
         """Make the lights and the LCD show what they should now."""
