@@ -103,9 +103,9 @@ class Daemon:
         self.publisher.watch(self.snapshots.note)
         self.mqtt_status = "not set up"  # the Info screen's; the MQTT link keeps it
         self._switches = Switches(
-            self.board.inputs, clock, lambda *asked: self._inbox.put(Settle(*asked)), grace
+            self.board.inputs, clock, lambda *asked: self._inbox.deliver(Settle(*asked)), grace
         )
-        self._wakeup = Wakeup(clock, grace, lambda: self._inbox.put(Wake()))
+        self._wakeup = Wakeup(clock, grace, lambda: self._inbox.deliver(Wake()))
         self.answers = Answers(asyncio.get_running_loop(), self.board.inputs)
         self.panel = Panel(self, clock)
         for lines in [*notices, *resumed, *self.launcher.notices()]:

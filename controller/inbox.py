@@ -83,21 +83,23 @@ class Asked:
 
 
 class Inbox:
-    """Items are handled as they arrive: a post wakes the loop straight into `serve`'s
+    """Items are handled as they land: a post wakes the loop straight into `serve`'s
     handler, with no task or second pass of the loop in between (an edge is a light's
-    answer away from its press). An item put while one is being handled waits its turn."""
+    answer away from its press). An item that lands while one is handled waits its turn."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._items: deque[object] = deque()
         # The times of the edges handed over and not handled yet, counted from the moment
-        # they cross (deque's append and remove are atomic): one still in the loop's own
-        # queue of callbacks is known of too.
+        # they are posted: one still in the loop's own queue of callbacks is known of too.
+        # Other threads only append; the loop removes and takes the least, each a single
+        # call into C that holds the GIL throughout.
         self._edges: deque[float] = deque()
         self._edges_put = 0  # of those, the ones `put` has had (loop thread only)
         self._handle: Callable[[object], None] | None = None  # while `serve` runs
         self._stopped: asyncio.Future[None] | None = None
         self._handling = False
+        self._resuming = False  # a `put`'s pass is asked for
         self._waiting_none = asyncio.Event()  # no item waits to be handled
         self._waiting_none.set()
         self._closed = False
@@ -113,24 +115,43 @@ class Inbox:
         return asked.answer
 
     def post(self, item: object) -> None:
-        """Put `item` on the queue; safe from any thread and from signal handlers."""
+        """Put `item` on the queue from any thread (and from signal handlers): it is handled
+        in the loop callback it lands in."""
         if isinstance(item, Edge):
             self._edges.append(item.time)
-        self._loop.call_soon_threadsafe(self.put, item)
+        self._loop.call_soon_threadsafe(self.deliver, item)
+
+    def deliver(self, item: object) -> None:
+        """Put `item` on the queue and hand it over at once (loop thread only), as the last
+        act of a loop callback: a posted item landing, one of the daemon's timers. It waits
+        only behind an item being handled and, unless it is an edge itself, behind an edge
+        still crossing (the edge hands both over when it lands)."""
+        self._append(item)
+        if not self._handling and (isinstance(item, Edge) or not self.crossing):
+            self._hand_over()
 
     def put(self, item: object) -> None:
-        """Put `item` on the queue (loop thread only). While `serve` runs it is handled at
-        once, unless another item is being handled or an edge is still crossing: then
-        behind them. Edges come through `post`."""
+        """Put `item` on the queue from the middle of other work on the loop (an ejector's
+        report): it is handled in a pass of its own, once that work is done."""
+        self._append(item)
+        if not self._resuming:
+            self._resuming = True
+            self._loop.call_soon(self._resume)
+
+    def _append(self, item: object) -> None:
         if isinstance(item, Edge):
             self._edges_put += 1
         self._items.append(item)
         self._waiting_none.clear()
-        self._hand_over_if_free()
+
+    def _resume(self) -> None:
+        self._resuming = False
+        if not self._handling and not self.crossing:
+            self._hand_over()
 
     @property
     def crossing(self) -> bool:
-        """Whether an edge has been posted that `put` has not had yet."""
+        """Whether an edge has been posted that has not landed yet."""
         return len(self._edges) > self._edges_put
 
     async def serve(self, handle: Callable[[object], None]) -> None:
@@ -139,17 +160,10 @@ class Inbox:
         self._handle = handle
         self._stopped = self._loop.create_future()
         try:
-            self._hand_over_if_free()
+            self._resume()
             await self._stopped
         finally:
             self._handle = None
-
-    def _hand_over_if_free(self) -> None:
-        # An edge still crossing is put soon, and hands over then: a wakeup must not run
-        # before an edge from before it (edge time is truth), nor be asked again and again
-        # for a moment the game cannot pass yet.
-        if not self._handling and not self.crossing:
-            self._hand_over()
 
     def _hand_over(self) -> None:
         self._handling = True
@@ -176,9 +190,10 @@ class Inbox:
                 self._waiting_none.set()
 
     def known_until(self, now: float) -> float:
-        """`now`, or the time of the earliest edge still on the queue if it is earlier: the
-        game is caught up that far and no further, so a loop that runs late never turns a tap
-        into a hold, nor a press in time into a timeout (edge time is truth)."""
+        """`now`, or the time of the earliest edge posted and not yet handled if it is
+        earlier: the game is caught up that far and no further, so a loop that runs late
+        never turns a tap into a hold, nor a press in time into a timeout (edge time is
+        truth)."""
         return min(now, min(self._edges, default=now))
 
     async def idle(self) -> None:

@@ -1,5 +1,6 @@
 """The daemon's one queue: items are handled as they land, in order, one at a time; a wakeup
-waits for an edge still crossing from its thread; a failing item does not stop the rest."""
+waits for an edge still crossing from its thread, an edge waits for none; an item put from the
+middle of other work waits until that work is done; a failing item does not stop the rest."""
 
 import asyncio
 import logging
@@ -32,15 +33,26 @@ async def test_an_item_put_while_another_is_handled_waits_its_turn():
 
     def handle(item):
         if item == "first":
-            inbox.put("second")
+            inbox.deliver("second")
             assert handled == []  # not handled inside the first
         handled.append(item)
 
     inbox, task = await serving(handle)
-    inbox.put("first")
-    inbox.put("third")
+    inbox.deliver("first")
+    inbox.deliver("third")
     assert handled == ["first", "second", "third"]
-    inbox.put(Stop())
+    inbox.deliver(Stop())
+    await task
+
+
+async def test_an_item_put_from_the_middle_of_other_work_waits_until_it_is_done():
+    handled = []
+    inbox, task = await serving(handled.append)
+    inbox.put("report")  # an ejector's, partway through its own timer
+    assert handled == []
+    await asyncio.sleep(0)
+    assert handled == ["report"]
+    inbox.deliver(Stop())
     await task
 
 
@@ -54,8 +66,8 @@ async def test_a_failing_item_is_logged_and_the_next_is_handled(caplog):
 
     inbox, task = await serving(handle)
     with caplog.at_level(logging.ERROR):
-        inbox.put("bad")
-        inbox.put("good")
+        inbox.deliver("bad")
+        inbox.deliver("good")
     assert handled == ["good"]
     assert "handling 'bad' failed" in caplog.text
     inbox.put(Stop())
@@ -67,22 +79,35 @@ async def test_a_wakeup_waits_for_an_edge_still_crossing_and_sees_its_time():
     inbox, task = await serving(lambda item: seen.append((item, inbox.known_until(100.0))))
     edge = Edge("seat1", False, 42.0)
     inbox.post(edge)  # from the pin's thread: its hand-over is still on the loop's queue
-    inbox.put(Wake())  # the engine's timer, on the loop
+    inbox.deliver(Wake())  # the engine's timer, on the loop
     assert seen == []
     await asyncio.sleep(0)
     assert seen == [(Wake(), 42.0), (edge, 100.0)]
-    inbox.put(Stop())
+    inbox.deliver(Stop())
+    await task
+
+
+async def test_an_edge_is_handled_while_another_is_still_crossing():
+    # A chattering pin always has an edge crossing: the queue must not wait for it.
+    seen = []
+    inbox, task = await serving(lambda item: seen.append((item, inbox.crossing)))
+    first, second = Edge("seat1", True, 40.0), Edge("seat2", True, 41.0)
+    inbox.post(first)
+    inbox.post(second)
+    await asyncio.sleep(0)
+    assert seen == [(first, True), (second, False)]
+    inbox.deliver(Stop())
     await task
 
 
 async def test_what_comes_after_a_stop_is_left_for_close_and_requests_are_refused():
     handled = []
     inbox, task = await serving(handled.append)
-    inbox.put("before")
+    inbox.deliver("before")
     asked = inbox.ask(RereadSettings())
-    inbox.put(Stop())
+    inbox.deliver(Stop())
     await asyncio.sleep(0)
-    inbox.put("after")
+    inbox.deliver("after")
     await task
     assert handled == ["before"]
     assert inbox.close() == ["after"]
