@@ -31,8 +31,8 @@ T = TypeVar("T")
 def table_loop() -> asyncio.AbstractEventLoop:
     """The daemon's event loop: asyncio's own, waiting in select(2), whose timeout is in
     microseconds. epoll's is in whole milliseconds, rounded up, so every timer (a turn
-    running out, a blink's edge, a debounce window) would run up to 1 ms late. The daemon
-    watches a handful of descriptors, far below select's limit of 1024."""
+    running out, a blink's edge, a debounce window) would run up to 1 ms late. select takes
+    descriptors numbered below 1024 only; the daemon holds a handful, all low."""
     return asyncio.SelectorEventLoop(selectors.SelectSelector())
 
 
