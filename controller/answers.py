@@ -1,6 +1,6 @@
 """Answers worked out ahead: the lights each press would show, and those of the engine's next
-wakeup (a turn running out), stepped on a copy of the game while the loop has nothing else
-to do. A press then lights its answer before the engine has stepped for it.
+wakeup (a turn running out), stepped on a copy of the game once the loop has been quiet a
+moment. A press then lights its answer before the engine has stepped for it.
 
 The engine's own step follows at once and its lights are the ones that stay: an answer is
 only a step of the same pure engine done early, on the same table, generator state and
