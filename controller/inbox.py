@@ -95,7 +95,7 @@ class Inbox:
         # Other threads only append; the loop removes and takes the least, each a single
         # call into C that holds the GIL throughout.
         self._edges: deque[float] = deque()
-        self._edges_put = 0  # of those, the ones `put` has had (loop thread only)
+        self._edges_put = 0  # of those, the ones that have landed (loop thread only)
         self._handle: Callable[[object], None] | None = None  # while `serve` runs
         self._stopped: asyncio.Future[None] | None = None
         self._handling = False
