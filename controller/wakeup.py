@@ -6,10 +6,18 @@ from collections.abc import Callable
 
 from hardware.clock import Clock, Timer
 
+# The last sleep before a wakeup is at most twice this long (seconds). The kernel ends a
+# sleep late by up to a thousandth of its length (the slack of a select or epoll timeout:
+# 2 ms at the end of a 2 s turn, 100 ms at most), and a core that has slept long is slower
+# to wake; a timer set a moment ahead runs within a tenth of a millisecond or so.
+LEAD = 0.001
+
 
 class Wakeup:
     """Keeps one timer at `at(when) + grace`; `wake` is called then, on the clock's thread
-    (the event loop: hardware.clock)."""
+    (the event loop: hardware.clock). A wakeup further off than 2 * LEAD is reached in short
+    steps: a timer first wakes the loop LEAD ahead, and ahead by as much again as its sleep
+    may end late, then the timer for the moment itself is set."""
 
     def __init__(self, clock: Clock, grace: float, wake: Callable[[], None]) -> None:
         self._clock = clock
@@ -25,7 +33,14 @@ class Wakeup:
         self.cancel()
         self._when = when
         if when is not None:
-            self._timer = self._clock.call_at(when + self._grace, self._wake)
+            self._set(when + self._grace)
+
+    def _set(self, due: float) -> None:
+        sleep = due - self._clock.now()
+        if sleep > 2 * LEAD:
+            self._timer = self._clock.call_at(due - LEAD - sleep / 1000, lambda: self._set(due))
+        else:
+            self._timer = self._clock.call_at(due, self._wake)
 
     def fired(self) -> None:
         """A wakeup came: the next `at` schedules again, even for the same time. The timer
