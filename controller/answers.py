@@ -31,22 +31,25 @@ Lights = tuple[str, ...]
 _Answer = tuple[Lights, float]  # the lights, and the next wakeup after the step (or inf)
 
 
-def _next_wakeup(table: Table) -> float:
-    when = game.next_wakeup(table)
+def _or_never(when: float | None) -> float:
+    """A wakeup's time, with never as infinity."""
     return float("inf") if when is None else when
 
 
 class Answers:
     """Loop thread only. `prepare` after every step; `ahead` before the next."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, inputs: Iterable[str]) -> None:
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, inputs: Iterable[str], rng: random.Random
+    ) -> None:
         self._loop = loop
         self._inputs = tuple(inputs)
+        self._game_rng = rng  # the game's generator: only the engine's steps draw from it
         self._rng = random.Random()  # the copy the answers are stepped with
         self._table: Table | None = None
         self._at = 0.0  # when the presses' answers are stepped for
         self._wakeup = float("inf")  # the table's next wakeup
-        self._state: tuple[Any, ...] = ()  # the game's generator state
+        self._state: tuple[Any, ...] | None = None  # the game generator's, once work starts
         self._todo: list[str | None] = []  # the inputs still to answer; None: the wakeup
         self._presses: dict[str, _Answer] = {}
         self._on_wakeup: _Answer | None = None
@@ -56,26 +59,29 @@ class Answers:
         self._ready.set()
         self.missed = 0
 
-    def prepare(self, table: Table, rng: random.Random, now: float) -> None:
-        """Forget the answers for the last table and work out those for `table` once the
-        loop has been QUIET a moment, one per pass, so that a press waits for one step at
-        most."""
-        self._table, self._at, self._wakeup = table, now, _next_wakeup(table)
-        self._state = rng.getstate()
+    def prepare(self, table: Table, now: float, wakeup: float | None) -> None:
+        """Forget the answers for the last table and work out those for `table`, stepped at
+        `now` and next woken at `wakeup` (game.next_wakeup), once the loop has been QUIET a
+        moment, one per pass, so that a press waits for one step at most."""
+        self._table, self._at = table, now
+        self._wakeup = _or_never(wakeup)
+        self._state = None  # until work starts: a burst's steps need none
         self._presses, self._on_wakeup = {}, None
         self._todo = [None, *self._inputs]  # the wakeup first: it is sure to come
         self._ready.clear()
         self._start(self._loop.call_later, QUIET)
 
     def _start(self, schedule: Callable[..., asyncio.Handle], *delay: float) -> None:
-        if self._pending is not None:
-            self._pending.cancel()
+        self._stop()
         self._pending = schedule(*delay, self._work)
 
-    def cancel(self) -> None:
+    def _stop(self) -> None:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
+
+    def cancel(self) -> None:
+        self._stop()
         self._table, self._todo = None, []
         self._ready.set()
 
@@ -90,6 +96,8 @@ class Answers:
     def _work(self) -> None:
         self._pending = None
         if self._todo and self._table is not None:
+            if self._state is None:  # nothing has drawn from it since the step
+                self._state = self._game_rng.getstate()
             name = self._todo.pop(0)
             try:
                 self._answer(self._table, name)
@@ -107,9 +115,10 @@ class Answers:
             self._on_wakeup = self._step(table, Tick(self._wakeup), self._wakeup)
 
     def _step(self, table: Table, event: Event, now: float) -> _Answer:
+        assert self._state is not None
         self._rng.setstate(self._state)
         after, _ = game.step(table, event, now, self._rng)
-        return game.lights(after), _next_wakeup(after)
+        return game.lights(after), _or_never(game.next_wakeup(after))
 
     def ahead(self, table: Table, event: Event, now: float) -> Lights | None:
         """The lights `event`, handled at `now`, will show, if they are known already (for

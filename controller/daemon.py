@@ -106,7 +106,7 @@ class Daemon:
             self.board.inputs, clock, lambda *asked: self._inbox.deliver(Settle(*asked)), grace
         )
         self._wakeup = Wakeup(clock, grace, lambda: self._inbox.deliver(Wake()))
-        self.answers = Answers(asyncio.get_running_loop(), self.board.inputs)
+        self.answers = Answers(asyncio.get_running_loop(), self.board.inputs, rng)
         self.panel = Panel(self, clock)
         for lines in [*notices, *resumed, *self.launcher.notices()]:
             self.renderer.notice(lines)
@@ -218,11 +218,12 @@ class Daemon:
             elif isinstance(effect, Dispense | ResumeLauncher):
                 self.launcher.carry_out(effect)
         self._hardware.follow(self.table.settings)
-        self._wakeup.at(game.next_wakeup(self.table))
+        wakeup = game.next_wakeup(self.table)
+        self._wakeup.at(wakeup)
         self.launcher.keep(self.table.launcher)
         self.refresh()
         self.publisher.stepped(self.table)
-        self.answers.prepare(self.table, self.rng, now)
+        self.answers.prepare(self.table, now, wakeup)
 
     def refresh(self) -> None:
         """Make the lights and the LCD show what they should now."""

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, event, given, settings
 import controller.game
 from controller.answers import Answers
 from controller.config import Config
-from controller.game import Phase, Press, Tick, lights
+from controller.game import Phase, Press, Tick, lights, next_wakeup
 from controller.settings import Settings
 from controller.sim import SimTable
 
@@ -21,8 +21,8 @@ from .game.strategies import INPUTS, RandomGame, games
 def test_every_answer_worked_out_ahead_is_what_the_step_shows(game):
     loop = asyncio.new_event_loop()
     try:
-        answers = Answers(loop, dict.fromkeys(INPUTS))
         played = RandomGame(game)
+        answers = Answers(loop, dict.fromkeys(INPUTS), played.rng)
         given = 0
 
         def stepped(before, step_event):
@@ -32,7 +32,7 @@ def test_every_answer_worked_out_ahead_is_what_the_step_shows(game):
                 if ahead is not None:
                     assert ahead == lights(played.table)
                     given += 1
-            answers.prepare(played.table, played.rng, played.now)
+            answers.prepare(played.table, played.now, next_wakeup(played.table))
             loop.run_until_complete(answers.ready())
 
         played.play(stepped)
