@@ -43,7 +43,7 @@ TIMER_SLACK = 1_000  # nanoseconds
 def punctual_timers() -> bool:
     """Let this thread's sleeps end within a microsecond of their timeout: Linux lets each end
     up to the thread's timer slack late (50 µs by default), so that wakeups coincide. True if
-    the kernel took it; nothing changes elsewhere than on Linux."""
+    the kernel took it; on other systems, nothing is asked and the answer is False."""
     if not sys.platform.startswith("linux"):
         return False
     import ctypes
