@@ -7,17 +7,19 @@ from collections.abc import Callable
 from hardware.clock import Clock, Timer
 
 # The last sleep before a wakeup is at most twice this long (seconds). The kernel ends a
-# sleep late by up to a thousandth of its length (the slack of a select or epoll timeout:
-# 2 ms at the end of a 2 s turn, 100 ms at most), and a core that has slept long is slower
-# to wake; a timer set a moment ahead runs within a tenth of a millisecond or so.
+# sleep late by up to a thousandth of its length (the slack of a select or epoll timeout at
+# nice 0, as the daemon runs: 2 ms at the end of a 2 s turn, 100 ms at most), and a core
+# that has slept long is slower to wake; a timer set a moment ahead runs within a tenth of a
+# millisecond or so.
 LEAD = 0.001
 
 
 class Wakeup:
     """Keeps one timer at `at(when) + grace`; `wake` is called then, on the clock's thread
-    (the event loop: hardware.clock). A wakeup further off than 2 * LEAD is reached in short
-    steps: a timer first wakes the loop LEAD ahead, and ahead by as much again as its sleep
-    may end late, then the timer for the moment itself is set."""
+    (the event loop: hardware.clock). A wakeup further off than 2 * LEAD is reached by a
+    short last sleep: a lead timer first wakes the loop LEAD ahead, and ahead by as much
+    again as its own sleep may end late; from there, the timer for the moment itself is set
+    (or another lead timer, for a sleep of over a second)."""
 
     def __init__(self, clock: Clock, grace: float, wake: Callable[[], None]) -> None:
         self._clock = clock
@@ -28,7 +30,7 @@ class Wakeup:
 
     def at(self, when: float | None) -> None:
         """Wake at `when` (game time), or not at all for None; moves the timer if needed."""
-        if when == self._when:
+        if when is not None and when == self._when:
             return
         self.cancel()
         self._when = when

@@ -56,14 +56,14 @@ def test_the_last_sleep_before_a_wakeup_is_short(ahead):
     assert len(ran) <= 5  # a handful of wakes, however far off
 
 
-def test_a_late_early_timer_still_wakes_once_at_the_moment():
+def test_a_late_lead_timer_still_wakes_once_at_the_moment():
     clock = VirtualClock(0.0)
     woke: list[float] = []
     wakeup = Wakeup(clock, 0.0, lambda: woke.append(clock.now()))
     wakeup.at(2.0)
     due = clock.next_due()
     assert due is not None and due < 2.0 - LEAD
-    clock.set(2.5)  # the loop was held up past the moment: the early timer runs late
+    clock.set(2.5)  # the loop was held up past the moment: the lead timer runs late
     run_all(clock, 2.5)
     assert woke == [2.5]
 
@@ -73,7 +73,20 @@ def test_cancel_stops_a_wakeup_on_its_way():
     woke: list[float] = []
     wakeup = Wakeup(clock, 0.0, lambda: woke.append(clock.now()))
     wakeup.at(2.0)
-    clock.run_next(1.999)  # the early timer has run; the one for the moment is set
+    clock.run_next(1.999)  # the lead timer has run; the one for the moment is set
     wakeup.cancel()
     run_all(clock)
     assert woke == []
+
+
+def test_no_wakeup_wanted_after_one_came_cancels_the_pending_timer():
+    clock = VirtualClock(0.0)
+    woke: list[float] = []
+    wakeup = Wakeup(clock, 0.0, lambda: woke.append(clock.now()))
+    wakeup.at(1.0)
+    run_all(clock, 1.0)  # it fires; the daemon has not handled it yet...
+    wakeup.at(2.0)  # ...when an edge moves the wakeup on
+    wakeup.fired()  # the first wakeup is handled
+    wakeup.at(None)  # and the game wants none
+    run_all(clock)
+    assert woke == [1.0]
