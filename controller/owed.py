@@ -23,13 +23,13 @@ from pathlib import Path
 
 from hardware.serial_dispense import Sent
 
+from .game.state import MAX_OWED
 from .safe_read import Damaged, parse_json
 from .statefile import Unreadable, read_bytes, reason_of, unusable, write_atomic
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "launcher.owed"
-MAX_OWED = 108  # a whole UNO deck: no game owes more at once
 OWED_DAMAGED = ("Cards owed: file", "damaged, 0 owed")  # the LCD's notice
 SLOT_SIZE = 128  # the longest record, a 20-digit sequence number, a dispense and all: 114
 SLOT_OFFSETS = (0, 4096)  # in different blocks of the disk, so one torn write spares the other

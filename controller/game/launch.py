@@ -17,7 +17,7 @@ from ..settings import Settings
 from . import profiles, rest, summary
 from .effects import Announce, Dispense, Effect, ResumeLauncher, Sound
 from .frozen import replace
-from .state import Chime, Delivery, Launcher, Lines, Message, Phase, Table
+from .state import MAX_OWED, Chime, Delivery, Launcher, Lines, Message, Phase, Table
 from .text import row
 
 CHIME_TIME = 0.6
@@ -96,7 +96,9 @@ def _with(table: Table, **changes: Any) -> Table:
 
 
 def owe(table: Table, seat: int | None, cards: int, reason: str, effects: list[Effect]) -> Table:
-    """Ask the launcher for exactly `cards` more, for `seat` (None: whoever is at the slot)."""
+    """Ask the launcher for exactly `cards` more, for `seat` (None: whoever is at the slot);
+    never past MAX_OWED in all: a deck that is all owed has no card left to give."""
+    cards = min(cards, MAX_OWED - table.launcher.owed)
     if cards <= 0 or not table.has_launcher:
         return table
     effects += [
@@ -141,11 +143,13 @@ def hit(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> T
     player = table.turn.seat if table.phase is Phase.TURN and table.turn else None
     recent = tuple(r for r in launcher.recent if r[0] > at - CAP_WINDOW)
     cap = table.settings.burst_cap
+    # What the chimes still sounding will ask comes first: no hit promises a card past MAX_OWED.
+    room = MAX_OWED - launcher.owed - sum(chime.cards for chime in launcher.chimes)
     if cap == "off":
-        cards = drawn
+        cards = max(0, min(drawn, room))
     else:
         received = sum(cards for _, who, cards in recent if who == player)
-        cards = max(0, min(drawn, int(cap) - received))
+        cards = max(0, min(drawn, int(cap) - received, room))
     misses = 0 if drawn else launcher.misses + 1
     effects += [
         Sound(_chime_tune(table, launcher.misses)),

@@ -121,6 +121,11 @@ class Chime:
     cards: int
 
 
+# A whole UNO deck: the launcher never owes more at once. The game keeps to it (a delivery that
+# would pass it is cut to what fits), so the files, the LCD and MQTT can always carry the count.
+MAX_OWED = 108
+
+
 @dataclass(frozen=True)
 class Launcher:
     queue: tuple[Delivery, ...] = ()

@@ -16,11 +16,28 @@ def penalty_text(cards: int, *, each: bool = False) -> str:
 
 
 def row(left: str, right: str) -> str:
-    """`left` and `right` on one line, `right` flush with the last column."""
-    if len(left) + len(right) < COLUMNS:
-        return left + " " * (COLUMNS - len(left) - len(right)) + right
-    # Too long: the value on the right matters more than its label.
-    return (left + " " + right)[-COLUMNS:]
+    """`left` and `right` on one line, `right` flush with the last column. Too long, the
+    letters of `left` give way, its first word's first ("press OK" becomes "pres OK"): a number
+    is never cut, so a count on the LCD is always the whole count."""
+    room = COLUMNS - len(right) - 1  # one space between them at least
+    if len(right) > COLUMNS:
+        raise ValueError(f"{right!r} is longer than a line")
+    if len(left) > room:
+        left = _squeezed(left, room)
+    return left + " " * (COLUMNS - len(left) - len(right)) + right
+
+
+def _squeezed(text: str, width: int) -> str:
+    """`text` in `width` columns, by taking letters off the ends of its words, the first word
+    first, then whole words from the start; no digit is ever taken off a number."""
+    words = text.split(" ")
+    for index in range(len(words)):
+        while len(" ".join(words)) > width and words[index][-1:].isalpha():
+            words[index] = words[index][:-1]
+    words = [word for word in words if word]
+    while len(" ".join(words)) > width and words:
+        words.pop(0)
+    return " ".join(words)
 
 
 def seat_numbers(seats: Iterable[int], room: int) -> str:

@@ -8,7 +8,7 @@ import pytest
 from controller.game.effects import Dispense, ResumeLauncher
 from controller.game.events import CardOut, Command, ExactDraw, LauncherStopped
 from controller.game.launch import CAP_WINDOW, CHIME_TIME
-from controller.game.state import Launcher, Phase
+from controller.game.state import MAX_OWED, Launcher, Phase
 
 from .driver import Game
 
@@ -211,21 +211,40 @@ def test_extreme_mode_has_no_turns_only_the_launcher():
     assert game.table.phase is Phase.ROUND_OVER
 
 
-def test_a_backlog_of_penalties_stays_bounded_and_every_seat_gets_all_its_cards():
-    # The launcher never counts a card while a thousand turns time out, to random seats.
+def test_a_backlog_of_penalties_stays_within_a_deck_and_every_card_owed_reaches_its_seat():
+    # The launcher never counts a card while a thousand turns time out, to random seats: the
+    # deliveries stay few, and past a whole deck owed a penalty deals no more.
     game = table_game(turn_timer=2, timeout_penalty=1, sleep_time="off")
     game.start(1, 2, 3, 4)
-    longest, owed_to = 0, Counter()
-    while owed_to.total() < 1000:
+    longest, penalties, owed_to = 0, 0, Counter()
+    while penalties < 1000:
         mark = game.mark()
         game.wait(1.0)
-        owed_to.update(p["seat"] for p in game.announced("penalty", mark))
+        penalties += len(game.announced("penalty", mark))
+        owed_to.update(
+            p["seat"] for p in game.announced("dispense", mark) for _ in range(p["cards"])
+        )
         longest = max(longest, len(game.table.launcher.queue))
     assert len(set(owed_to)) == 4
     assert longest <= 36  # 32 deliveries, then at most one more per seat
-    assert game.table.launcher.owed == sum(owed_to.values())
+    assert game.table.launcher.owed == sum(owed_to.values()) == MAX_OWED
     count_out(game, game.table.launcher.owed)
     assert {seat: game.table.stats[seat].launcher_cards for seat in owed_to} == owed_to
+
+
+def test_a_hit_never_promises_a_card_past_a_whole_deck_owed():
+    # Extreme, wild, no burst cap: a launcher that counts nothing while hits keep coming.
+    game = Game(
+        {"mode": "extreme", "launcher_profile": "wild", "burst_cap": "off"},
+        has_launcher=True,
+        seed=4,
+    )
+    for _ in range(400):
+        game.tap("launcher")
+        game.wait(CHIME_TIME)
+    assert game.table.launcher.owed == MAX_OWED
+    assert sum(hit["cards"] for hit in game.announced("hit")) == MAX_OWED
+    assert sum(d["cards"] for d in game.announced("dispense")) == MAX_OWED
 
 
 def test_the_launcher_button_in_flash_mode_says_the_players_draw_from_the_pile():
