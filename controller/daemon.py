@@ -38,7 +38,7 @@ from .requests import DealCards, GameCommand, Request
 from .settings import Settings
 from .settings_keeper import HardwareSettings, SettingsKeeper
 from .settings_store import SettingsStore
-from .snapshot import Snapshots
+from .snapshot import RESUMED, SET_ASIDE, Snapshots
 from .statefile import prepare
 from .switches import Switches
 from .tunes import TUNES
@@ -90,9 +90,10 @@ class Daemon:
             on_notice=self.renderer.notice,
             on_link=self.renderer.launcher_link,
         )
-        self.table = game.new_table(settings, pinmap.seats, has_launcher=self.launcher.wired)
+        fresh = game.new_table(settings, pinmap.seats, has_launcher=self.launcher.wired)
         self.snapshots = Snapshots(state_dir, clock, self._inbox, self.renderer.notice)
-        self.table, resumed = self.snapshots.resume(self.table, rng, self.launcher.owed_at_start)
+        self.table, resumed = self.snapshots.resume(fresh, rng, self.launcher.owed_at_start)
+        self._fresh = None if self.table is fresh else fresh  # until the resumed game has run
         self.log = GameLog(self.table, rng)
         self.settings = SettingsKeeper(store, settings)
         self._hardware = HardwareSettings(self.board, self.launcher)
@@ -108,8 +109,7 @@ class Daemon:
         self._wakeup = Wakeup(clock, grace, lambda: self._inbox.deliver(Wake()))
         self.answers = Answers(asyncio.get_running_loop(), self.board.inputs, rng)
         self.panel = Panel(self, clock)
-        for lines in [*notices, *resumed, *self.launcher.notices()]:
-            self.renderer.notice(lines)
+        self._notices = [*notices, *resumed, *self.launcher.notices()]  # shown as `run` starts
 
     # -- the border: these run on other threads ------------------------------------------
     def _edge_from_pin(self, name: str, active: bool, time: float) -> None:
@@ -131,19 +131,39 @@ class Daemon:
     async def run(self) -> None:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
         try:
-            # Cards owed from before come first, so the saved count is never lowered
-            # before they are owed again; the first event also starts the idle clock.
-            for event in self.launcher.at_start(self.table.launcher):
-                self.feed(event)
-            self.feed(Tick(self.clock.now()))
-            for name in self.board.pressed_now():
-                self.feed(Stuck(name, self.clock.now()))
+            self._begin(self.launcher.at_start(self.table.launcher))
             await self._inbox.serve(self._handle_item)
         finally:
             with contextlib.suppress(asyncio.CancelledError):
                 # Edges already handed over from the pin threads get onto the queue first.
                 await asyncio.sleep(0)
             await self._shutdown()
+
+    def _begin(self, owed_from_before: list[Event]) -> None:
+        """The first steps. Cards owed from before come first, so the saved count is never
+        lowered before they are owed again; then the idle clock starts, and buttons held
+        down are stuck. A resumed game that fails here (a snapshot that passed every check,
+        yet cannot be played or drawn) is set aside and a new game starts: a table that
+        restarted on it would fail the same way at every start."""
+        now = self.clock.now()
+        first = [*owed_from_before, Tick(now), *(Stuck(n, now) for n in self.board.pressed_now())]
+        try:
+            for lines in self._notices:
+                self.renderer.notice(lines)
+            for event in first:
+                self.feed(event)
+        except Exception as err:
+            if self._fresh is None:
+                raise
+            log.exception("the resumed game failed on its first step")
+            self.table = self.snapshots.give_up(self.table, self._fresh, err)
+            self._fresh = None
+            self.log = GameLog(self.table, self.rng)
+            self.renderer.withdraw(RESUMED)
+            self.renderer.notice(SET_ASIDE)
+            for event in first:
+                self.feed(event)
+        self._fresh = None
 
     async def idle(self) -> None:
         """Wait until every event handed over so far has been handled (for simulations)."""

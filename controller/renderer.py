@@ -60,6 +60,15 @@ class Renderer:
             self._waiting.append(lines)
         self._redraw()
 
+    def withdraw(self, lines: Lines) -> None:
+        """Take back a notice that is no longer true, shown or waiting."""
+        if lines in self._waiting:
+            self._waiting.remove(lines)
+        if lines == self._notice:
+            self._hold_back()
+            self._waiting.remove(lines)
+        self._redraw()
+
     def _show_next(self) -> None:
         self._notice = self._waiting.pop(0)
 

@@ -100,6 +100,16 @@ class Snapshots:
         log.info("resumed the game from %s: %s", self.path, table.phase.value)
         return table, [RESUMED] if table.phase is Phase.PAUSED else []
 
+    def give_up(self, resumed: Table, fresh: Table, err: Exception) -> Table:
+        """The resumed game failed on its first step or draw: its file is set aside, and a
+        new game starts from `fresh`, owing the cards `resumed` owed (the launcher is already
+        dealing them), to whoever is at the slot."""
+        assert self.path is not None  # nothing is resumed without a file
+        unusable(self.path, f"the game failed to resume: {type(err).__name__}: {err}"[:200])
+        owed = resumed.launcher.owed
+        queue = (Delivery(None, owed, "restart"),) if owed else ()
+        return replace(fresh, launcher=replace(fresh.launcher, queue=queue))
+
     # -- in play ---------------------------------------------------------------------
 
     def note(self, table: Table) -> None:

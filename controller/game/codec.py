@@ -8,7 +8,10 @@ moment is not kept: buttons held, a seating message, the countdown shown, a hit'
 
 `decode` gives the table to resume at `now`, paused: a running turn as a paused one with the
 time it had left; a slap race or a penalty screen as the next player's turn, paused (their
-penalty cards are already owed). It raises Undecodable for anything it cannot trust.
+penalty cards are already owed). It raises Undecodable for anything it cannot trust: a value
+of the wrong kind, and values each fine alone that no game can reach together (a seat listed
+twice, a turn or a winner nobody sits at, a summary page past the last, more cards owed than
+a deck) — a snapshot that decodes is one the table can draw and play on.
 """
 
 from __future__ import annotations
@@ -17,10 +20,10 @@ import random
 from typing import Any
 
 from ..settings import Settings
-from . import turns
+from . import summary, turns
 from .effects import Effect
 from .frozen import replace
-from .state import Delivery, Launcher, Phase, SeatStats, Summary, Table, Turn
+from .state import MAX_OWED, Delivery, Launcher, Phase, SeatStats, Summary, Table, Turn
 
 FORMAT = 1
 KEPT_PHASES = frozenset({Phase.SEATING, Phase.EXTREME, Phase.ROUND_OVER})
@@ -123,10 +126,15 @@ def _decode(
     if data["stations"] != stations:
         raise Undecodable(f"a table of {data['stations']} seats, not {stations}")
     seats = range(1, stations + 1)
-    seated = frozenset(_seat(s, seats) for s in data["seated"])
+    listed = [_seat(s, seats) for s in data["seated"]]
+    seated = frozenset(listed)
+    if len(seated) != len(listed):
+        raise Undecodable("a seat listed twice")
     phase = Phase(data["phase"])
     stats = {_seat(int(s), seats): _seat_stats(v) for s, v in data["stats"].items()}
     queue = tuple(_delivery(d, seats) for d in data["launcher"]["queue"])
+    if sum(delivery.cards for delivery in queue) > MAX_OWED:
+        raise Undecodable(f"more than {MAX_OWED} cards owed")
     launcher = Launcher(
         queue=queue if has_launcher else (),
         misses=_count(data["launcher"]["misses"]),
@@ -145,15 +153,18 @@ def _decode(
         last_input=now,
     )
     if phase in KEPT_PHASES:
-        summary = data["summary"]
+        kept = data["summary"]
         if phase is Phase.ROUND_OVER:
-            if summary is None:
+            if kept is None:
                 raise Undecodable("a round over without its summary")
-            winner = summary["winner"]
-            winner = None if winner is None else _seat(winner, seats)
-            return replace(
-                table, phase=phase, summary=Summary(winner, _count(summary["page"]), now)
-            )
+            winner = kept["winner"]
+            if winner is not None and _seat(winner, seats) not in seated:
+                raise Undecodable(f"a winner at seat {winner}, where nobody sits")
+            over = replace(table, phase=phase, summary=Summary(winner, 0, now))
+            page = _count(kept["page"])
+            if page >= len(summary.pages(over)):
+                raise Undecodable(f"summary page {page} of {len(summary.pages(over))}")
+            return replace(over, summary=Summary(winner, page, now))
         return replace(table, phase=phase)
     if len(seated) < 2:
         raise Undecodable(f"a {phase.value} phase with {len(seated)} seated")
@@ -168,6 +179,8 @@ def _decode(
         kept_left = None if deadline is None else deadline - now
     elif phase in (Phase.TURN, Phase.PAUSED) and turn is not None:
         seat = _seat(turn["seat"], seats)
+        if seat not in seated:
+            raise Undecodable(f"a turn of seat {seat}, where nobody sits")
         played = _seconds(turn["played"])
         kept_left = None if turn["left"] is None else _seconds(turn["left"])
     else:
@@ -213,6 +226,6 @@ def _seat_stats(value: Any) -> SeatStats:
 
 def _delivery(value: Any, seats: range) -> Delivery:
     seat, cards, reason = value
-    if reason not in REASONS or not 1 <= _count(cards) <= 108:
+    if reason not in REASONS or not 1 <= _count(cards) <= MAX_OWED:
         raise Undecodable(f"{value!r} is not a delivery")
     return Delivery(None if seat is None else _seat(seat, seats), cards, reason)

@@ -8,6 +8,7 @@ import pytest
 
 from controller import snapshot
 from controller.config import Config
+from controller.renderer import Renderer
 from controller.settings import Settings
 from controller.sim import SimTable
 
@@ -107,3 +108,65 @@ async def test_a_turn_running_writes_few_snapshots(tmp_path):
         left = table.daemon.table.turn.deadline - table.now
     data = (tmp_path / snapshot.FILE_NAME).read_bytes()  # the stop wrote the time left
     assert json.loads(data[-snapshot.CLOCK_LINE :])["left"] == pytest.approx(left, abs=0.001)
+
+
+async def round_over_snapshot(tmp_path) -> bytes:
+    """The snapshot of three seats on their round's summary, as the daemon writes it."""
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        lit = await start(table, 1, 2, 3)
+        await table.hold(f"seat{lit}", 2.5)
+        assert table.daemon.table.phase.value == "round_over"
+    return (tmp_path / snapshot.FILE_NAME).read_bytes()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data.replace(b'"page":0', b'"page":9'),
+        lambda data: data.replace(b'"page":0', b'"page":7').replace(b"[1,2,3]", b"[1,2,2]"),
+        lambda data: data.replace(b'"winner":', b'"winner":5,"x":'),
+    ],
+    ids=["a page past the last", "a seat listed twice", "a winner nobody is"],
+)
+async def test_a_snapshot_no_game_can_reach_is_set_aside_and_play_starts_fresh(tmp_path, damage):
+    """Values each fine alone, impossible together: the summary's screens would fail to draw
+    at every start."""
+    original = await round_over_snapshot(tmp_path)
+    damaged = damage(original)
+    assert damaged != original
+    (tmp_path / snapshot.FILE_NAME).write_bytes(damaged)
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        assert table.lcd == ("Saved game bad: ", "new game        ")
+        assert table.daemon.table.phase.value == "seating"
+        await table.advance(30.0)  # ten summary pages' time: nothing fails
+    assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == damaged
+
+
+async def test_a_resumed_game_that_fails_to_draw_is_set_aside_and_the_table_starts(
+    tmp_path, monkeypatch
+):
+    """Whatever a snapshot that passed every check still gets wrong, the first step or draw
+    of the resumed game is where it shows: the table sets it aside and starts a new game,
+    with the cards still owed, rather than fail at every start."""
+    settings = config(turn_timer=4, timeout_penalty=4)
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await start(table, 1, 2)
+        await table.advance(4.0)  # a timeout: four cards owed
+        while table.cards_out < 1:
+            await table.advance(0.001)
+        first = table.cards_out + table.launcher.card_in_beam
+    saved = (tmp_path / snapshot.FILE_NAME).read_bytes()
+    draw = Renderer.draw
+
+    def failing_draw(renderer, table, panel):
+        if table.phase.value == "paused":
+            raise IndexError("a screen that is not there")
+        draw(renderer, table, panel)
+
+    monkeypatch.setattr(Renderer, "draw", failing_draw)
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        assert table.lcd == ("Saved game bad: ", "new game        ")
+        assert table.daemon.table.phase.value == "seating"
+        await table.advance(3.0)
+        assert first + table.cards_out == 4
+    assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == saved
