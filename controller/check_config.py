@@ -3,10 +3,13 @@ shell."""
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 
-from .config import DEFAULT_PATH, load
+from .config import DEFAULT_PATH, ConfigError, load
+from .safe_read import kind
 
 
 def check_config(path: Path | None) -> int:
@@ -14,11 +17,15 @@ def check_config(path: Path | None) -> int:
     0. A config that cannot be used raises ConfigError."""
     config = load(path)
     pinmap = config.pinmap(simulated=False)
+    launcher = config.launcher
+    if launcher.link == "serial" and launcher.port is not None:
+        problem = serial_port_problem(launcher.port)
+        if problem is not None:
+            raise ConfigError(f"{path or DEFAULT_PATH}: launcher.port {launcher.port} {problem}")
     shown = path or (DEFAULT_PATH if DEFAULT_PATH.exists() else "no config file: the defaults")
     print(f"{shown}: ok, table {config.table_id!r}, {pinmap.seats} seats")
     for role, pin in pinmap.pins.items():
         print(f"  {role:<24} GPIO{pin}")
-    launcher = config.launcher
     if launcher.link == "serial":
         print(f"  launcher on a controller at {launcher.port}, {launcher.baud} baud")
         if launcher.port is not None and not Path(launcher.port).exists():
@@ -30,3 +37,22 @@ def check_config(path: Path | None) -> int:
                 file=sys.stderr,
             )
     return 0
+
+
+def serial_port_problem(port: str) -> str | None:
+    """What makes the device at `port` no serial port; None for a terminal device, or for
+    none there at all (the board may be unplugged). Opens nothing: a look at the device's
+    kind, and at its class in sysfs where the kernel lists it (a pseudo-terminal is not)."""
+    try:
+        info = os.stat(port)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"cannot be looked at: {err.strerror or err}"
+    if not stat.S_ISCHR(info.st_mode):
+        return f"is not a serial device but {kind(info.st_mode)}"
+    device = f"/sys/dev/char/{os.major(info.st_rdev)}:{os.minor(info.st_rdev)}/subsystem"
+    subsystem = Path(device).resolve().name if os.path.exists(device) else "tty"
+    if subsystem != "tty":
+        return f"is not a serial port but a {subsystem} device"
+    return None

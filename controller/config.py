@@ -11,7 +11,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hardware.display import INTERFACES as LCD_INTERFACES
 from hardware.factory import FACTORIES
@@ -31,8 +31,14 @@ from hardware.pinmap import (
 from .safe_read import Damaged, check_toml_nesting, read_regular, shown
 from .settings import SettingError, Settings
 
+if TYPE_CHECKING:
+    import ssl
+
 DEFAULT_PATH = Path("/etc/flashtable/flashtable.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/flashtable")
+
+MAX_PASSWORD = 65_535  # bytes: MQTT carries a password's length in two bytes
+MAX_CA_BYTES = 1024 * 1024  # a bundle of a few hundred CA certificates
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
@@ -57,24 +63,64 @@ class MqttConfig:
     def check(self) -> None:
         """Refuse now, with the reason, what would fail when the broker first asks."""
         self.password()
-        if self.tls_ca is not None and not self.tls_ca.is_file():
-            raise ConfigError(f"mqtt.tls_ca {self.tls_ca}: no such file")
+        self.tls_context()
 
     def password(self) -> str | None:
         """The password from `password_file`, refused if anyone but its owner may read it."""
         if self.password_file is None:
             return None
         path = self.password_file
+        data = named_file("mqtt.password_file", path, MAX_PASSWORD + len("\r\n"))
+        mode = path.stat().st_mode
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise ConfigError(
+                f"mqtt.password_file {path} is open to group or others "
+                f"(mode {stat.S_IMODE(mode):o}): chmod 600 it"
+            )
         try:
-            mode = path.stat().st_mode
-            if mode & (stat.S_IRWXG | stat.S_IRWXO):
-                raise ConfigError(
-                    f"mqtt.password_file {path} is open to group or others "
-                    f"(mode {stat.S_IMODE(mode):o}): chmod 600 it"
-                )
-            return path.read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as err:
-            raise ConfigError(f"mqtt.password_file {path}: cannot read: {err}") from None
+            password = data.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            raise ConfigError(f"mqtt.password_file {path}: not UTF-8 text") from None
+        if len(password.encode()) > MAX_PASSWORD:
+            raise ConfigError(
+                f"mqtt.password_file {path}: a password longer than MQTT carries "
+                f"({MAX_PASSWORD} bytes)"
+            )
+        return password
+
+    def tls_context(self) -> ssl.SSLContext | None:
+        """TLS that trusts the certificates in `tls_ca` alone (checks are never turned off);
+        None without one."""
+        if self.tls_ca is None:
+            return None
+        import ssl
+
+        data = named_file("mqtt.tls_ca", self.tls_ca, MAX_CA_BYTES)
+        context = None
+        try:
+            # Never empty: the system's certificates would stand in for none at all.
+            if data.strip():
+                context = ssl.create_default_context(cadata=data.decode("ascii"))
+        except (UnicodeDecodeError, ssl.SSLError, ValueError):
+            pass
+        if context is None or not context.cert_store_stats()["x509_ca"]:
+            raise ConfigError(f"mqtt.tls_ca {self.tls_ca}: no CA certificate in PEM form")
+        return context
+
+
+def named_file(key: str, path: Path, limit: int) -> bytes:
+    """The bytes of a file the config names, read with the config's own bounds: a regular
+    file only (a FIFO, a device or a directory is refused without blocking), at most `limit`
+    bytes; raises ConfigError naming `key` and saying what is wrong."""
+    try:
+        data = read_regular(path, limit)
+    except Damaged as err:
+        raise ConfigError(f"{key} {path}: {err}") from None
+    except OSError as err:
+        raise ConfigError(f"{key} {path}: cannot read: {err.strerror or err}") from None
+    if data is None:
+        raise ConfigError(f"{key} {path}: no such file")
+    return data
 
 
 LAUNCHER_LINKS = ("gpio", "serial")

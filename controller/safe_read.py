@@ -48,7 +48,7 @@ def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes 
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise Damaged(f"not a regular file ({_kind(mode)})")
+            raise Damaged(f"not a regular file ({kind(mode)})")
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, limit + 1 - size)
@@ -63,7 +63,10 @@ def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes 
     return b"".join(chunks)
 
 
-def _kind(mode: int) -> str:
+def kind(mode: int) -> str:
+    """What a file of `mode` is, in a few words."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import zlib
 from pathlib import Path
 
@@ -93,6 +94,7 @@ BAD_CONFIGS = {
 }
 
 
+START_LIMIT = 60.0  # seconds: far more than a start takes on a loaded machine
 RUN_SIM = (sys.executable, "-m", "controller", "run", "--sim", "--seed", "1")
 
 
@@ -104,6 +106,9 @@ def run_sim(state_dir: Path, *options: str) -> tuple[int, str]:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    # A table that hangs before it is up is killed, and fails below for want of its lines.
+    hung = threading.Timer(START_LIMIT, process.kill)
+    hung.start()
     try:
         lines = []
         for line in process.stdout:
@@ -113,6 +118,7 @@ def run_sim(state_dir: Path, *options: str) -> tuple[int, str]:
         process.send_signal(signal.SIGTERM)
         rest, _ = process.communicate(timeout=30)
     finally:
+        hung.cancel()
         process.kill()
     return process.returncode, "".join(lines) + rest
 

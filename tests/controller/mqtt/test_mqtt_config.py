@@ -9,6 +9,8 @@ import pytest
 from controller.cli import main
 from controller.config import ConfigError, load
 
+from ..test_named_files import TEST_CA
+
 
 def write(tmp_path, text: str):
     path = tmp_path / "flashtable.toml"
@@ -29,7 +31,7 @@ def test_an_mqtt_section_loads_with_its_defaults(tmp_path):
     assert (config.mqtt.host, config.mqtt.port, config.mqtt.keepalive) == ("broker.lan", 1883, 30)
     assert (config.mqtt.discovery, config.mqtt.discovery_prefix) == (True, "homeassistant")
     ca = tmp_path / "ca.pem"
-    ca.write_text("-----BEGIN CERTIFICATE-----\n")
+    ca.write_text(TEST_CA)
     tls = load(write(tmp_path, f'[mqtt]\nhost = "b"\ntls_ca = "{ca}"\n'))
     assert tls.mqtt is not None and tls.mqtt.port == 8883
 
