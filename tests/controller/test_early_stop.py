@@ -1,0 +1,40 @@
+"""`flashtable run` stopped while it starts (SIGTERM from systemd, Ctrl+C at a terminal) ends
+cleanly, with status 0 and one line, never a traceback nor a death by the signal."""
+
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+# The stop lands at a known moment of the start: as the table is about to be built, before
+# the daemon's own handlers exist.
+STOPPED_WHILE_STARTING = textwrap.dedent(
+    """
+    import os, signal, sys
+    import controller.run
+    build = controller.run.build_daemon
+    def build_after_a_stop(*args, **options):
+        os.kill(os.getpid(), signal.{signal})
+        return build(*args, **options)
+    controller.run.build_daemon = build_after_a_stop
+    from controller import main
+    sys.exit(main(["run", "--sim", "--seed", "1", "--state-dir", sys.argv[1]]))
+    """
+)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_while_run_starts_ends_it_cleanly(tmp_path, signum):
+    script = STOPPED_WHILE_STARTING.format(signal=signum.name)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.stderr.endswith(f"flashtable: stopped by {signum.name} before the table was up\n")
+
