@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..settings import Settings
+from ..settings import Settings, setting
 from . import summary, turns
 from .effects import Effect
 from .frozen import replace
@@ -28,6 +28,7 @@ from .state import MAX_OWED, Delivery, Launcher, Phase, SeatStats, Summary, Tabl
 FORMAT = 1
 KEPT_PHASES = frozenset({Phase.SEATING, Phase.EXTREME, Phase.ROUND_OVER})
 REASONS = frozenset({"timeout", "slap", "hit", "quick", "restart"})
+MODES = frozenset(setting("mode").options)
 
 
 class Undecodable(ValueError):
@@ -41,6 +42,7 @@ def encode(table: Table, now: float) -> dict[str, Any]:
         "format": FORMAT,
         "stations": table.stations,
         "phase": table.phase.value,
+        "mode": table.round_mode,
         "seated": sorted(table.seated),
         "turn": None if turn is None else _turn(table, turn, now),
         "picks": list(table.picks),
@@ -152,6 +154,12 @@ def _decode(
         launcher=launcher,
         last_input=now,
     )
+    # The round's own mode; a snapshot that has none plays on in the settings' mode.
+    mode = data.get("mode") or settings.mode
+    if mode not in MODES:
+        raise Undecodable(f"no mode {mode!r}")
+    if phase not in (Phase.SEATING, Phase.ROUND_OVER):
+        table = replace(table, round_mode=str(mode))
     if phase in KEPT_PHASES:
         kept = data["summary"]
         if phase is Phase.ROUND_OVER:

@@ -29,6 +29,7 @@ from .frozen import replace
 from .state import Message, Phase, Table
 from .text import COLUMNS
 from .turns import NOTICE_TIME, WARN_SECONDS
+from .view import MODE_NAMES
 
 __all__ = [
     "MESSAGE_TIME",
@@ -43,6 +44,7 @@ __all__ = [
 
 STUCK_AFTER = 8.0  # a seat button held this long while seating is stuck, not a player
 MESSAGE_TIME = 3.0  # how long a seating message stays up
+NEXT_ROUND = "next round"  # a mode chosen during a round: "Extreme from" it
 ROUND_PHASES = frozenset({Phase.TURN, Phase.SLAP, Phase.NOTICE, Phase.PAUSED, Phase.EXTREME})
 PLAY_INPUTS = frozenset({"play_pause", "encoder.push"})  # the encoder push is Play/Pause too
 INPUT_NAMES = {
@@ -77,6 +79,8 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
         if changes:
             effects.append(Announce("settings_changed", {"changes": changes}))
         table = replace(table, settings=event.settings)
+        if "mode" in changes and not table.menu_open:
+            table = _mode_waits(table, event.time)
     elif isinstance(event, Command):
         table = _command(table, event, rng, effects)
     elif isinstance(event, Stuck):
@@ -252,7 +256,7 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
     if event.name == "menu_opened":
         return rest.menu_opened(table, at, effects)
     if event.name == "menu_closed":
-        return rest.menu_closed(table, at, effects)
+        return _mode_waits(rest.menu_closed(table, at, effects), at)
     table = replace(table, last_input=max(at, table.last_input or at))
     if table.asleep:
         return rest.wake(table, at, effects)
@@ -276,6 +280,7 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
             paused_left=None,
             paused_at=None,
             menu_paused=False,
+            round_mode=None,
         )
     return table
 
@@ -322,6 +327,16 @@ def _toggle_seat(table: Table, seat: int, effects: list[Effect]) -> Table:
     return replace(table, seated=table.seated | {seat})
 
 
+def _mode_waits(table: Table, at: float) -> Table:
+    """A mode chosen during a round is for the next one: say so, once the menu is closed;
+    a change taken back says nothing more."""
+    said = table.message is not None and table.message.lines[1] == NEXT_ROUND
+    if table.mode_waits:
+        name = MODE_NAMES[str(table.settings.mode)]
+        return replace(table, message=Message((f"{name} from", NEXT_ROUND), at + MESSAGE_TIME))
+    return replace(table, message=None) if said else table
+
+
 def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
     """From seating, or after a round: the seats stay as they are."""
     if len(table.seated) < 2:
@@ -333,10 +348,17 @@ def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effe
         Announce("round_started", {"seats": sorted(table.seated), "mode": table.settings.mode}),
     ]
     table = replace(
-        table, message=None, picks=(), summary=None, holds={}, race=None, menu_paused=False
+        table,
+        message=None,
+        picks=(),
+        summary=None,
+        holds={},
+        race=None,
+        menu_paused=False,
+        round_mode=str(table.settings.mode),
     )
     table = summary.fresh_stats(table)
-    if table.settings.mode == "extreme":
+    if table.mode == "extreme":
         # No turns in Extreme: players pass clockwise by themselves and hit the launcher.
         return replace(table, phase=Phase.EXTREME, turn=None)
     # The start tune is the first light's cue: no turn blip to cut it short.

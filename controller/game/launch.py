@@ -30,7 +30,7 @@ FAULT_LINES = {"jam": "JAM: clear slot", "empty": "Refill cards"}
 
 def in_use(table: Table) -> bool:
     """Whether hits and exact penalties go to the launcher (Extreme and Table modes)."""
-    return table.has_launcher and table.settings.mode in ("extreme", "table")
+    return table.has_launcher and table.mode in ("extreme", "table")
 
 
 def answers(table: Table) -> bool:
@@ -39,7 +39,7 @@ def answers(table: Table) -> bool:
     if not in_use(table):
         return False
     if table.phase is Phase.SEATING:
-        return table.settings.mode == "extreme"
+        return table.mode == "extreme"
     return table.phase in HIT_PHASES
 
 
@@ -59,7 +59,7 @@ def refusal(table: Table) -> tuple[Lines, str] | None:
         return None
     if not table.has_launcher:
         return NO_LAUNCHER
-    if table.settings.mode == "flash":
+    if table.mode == "flash":
         return FLASH_DRAWS
     return NO_ROUND if table.phase is not Phase.TURN else None
 
@@ -128,7 +128,7 @@ def _queued(queue: tuple[Delivery, ...], new: Delivery) -> tuple[Delivery, ...]:
 
 def penalty(table: Table, seat: int, cards: int, reason: str, effects: list[Effect]) -> Table:
     """A penalty the engine decided: in Table mode the launcher deals it out exactly."""
-    if table.settings.mode != "table":
+    if table.mode != "table":
         return table
     return owe(table, seat, cards, reason, effects)
 

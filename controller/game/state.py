@@ -168,3 +168,16 @@ class Table:
     menu_paused: bool = False  # the pause is the menu's: closing the menu resumes
     has_launcher: bool = False
     launcher: Launcher = field(default_factory=Launcher)
+    round_mode: str | None = None  # the mode the round in play started in; None between rounds
+
+    @property
+    def mode(self) -> str:
+        """The mode the table plays now: the round's while one is in play (a change of mode
+        waits for the next round, so the LCD, the turns, the penalties and the launcher
+        never mix two), else the settings'."""
+        return self.round_mode or str(self.settings.mode)
+
+    @property
+    def mode_waits(self) -> bool:
+        """A change of mode made during the round, for the next one."""
+        return self.round_mode is not None and self.round_mode != self.settings.mode

@@ -66,6 +66,7 @@ def round_over(table: Table, winner: int | None, at: float, effects: list[Effect
         paused_left=None,
         paused_at=None,
         menu_paused=False,
+        round_mode=None,
         summary=Summary(winner, 0, at),
     )
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..settings import Settings
 from . import launch, summary
 from .state import Lines, Phase, Table, Turn
 from .turns import warning
@@ -88,28 +87,28 @@ def _lines(table: Table) -> Lines:
     if phase is Phase.ROUND_OVER and table.summary is not None:
         return summary.pages(table)[table.summary.page]
     if phase is Phase.EXTREME:
-        return (_extreme_header(table.settings), table.launcher.result or IDLE_HIT)
+        return (_extreme_header(table), table.launcher.result or IDLE_HIT)
     turn = table.turn
     assert turn is not None
     if phase is Phase.PAUSED:
         left = "" if turn.shown is None else f"{_seconds(turn)} left"
         return ("Paused", f"Seat {turn.seat} {left:>9}")
-    return (turn.banner or header(table.settings), f"Seat {turn.seat} turn {_seconds(turn):>4}")
+    return (turn.banner or header(table), f"Seat {turn.seat} turn {_seconds(turn):>4}")
 
 
 def _idle_lines(table: Table) -> Lines:
     """Before a round: what the table is set to play, and who has joined (SPEC §3)."""
     seats = "".join(str(s) for s in sorted(table.seated))
     joined = f"Seats {seats}" if seats else ""
-    if table.settings.mode == "extreme" and launch.in_use(table):
+    if table.mode == "extreme" and launch.in_use(table):
         # No seating needed: the launcher answers from here (SPEC §2).
-        return (_extreme_header(table.settings), table.launcher.result or joined or IDLE_HIT)
-    return (header(table.settings), joined or IDLE_JOIN)
+        return (_extreme_header(table), table.launcher.result or joined or IDLE_HIT)
+    return (header(table), joined or IDLE_JOIN)
 
 
-def _extreme_header(settings: Settings) -> str:
+def _extreme_header(table: Table) -> str:
     # Extreme has no timer: its launcher profile is what the players want to know.
-    profile = str(settings.launcher_profile)
+    profile = str(table.settings.launcher_profile)
     return f"Extreme{profile:>9}" if len(profile) <= 8 else f"Ext. {profile}"
 
 
@@ -120,9 +119,9 @@ def _seconds(turn: Turn) -> str:
     return "?s" if turn.hidden and not warning(turn) else f"{turn.shown}s"
 
 
-def header(settings: Settings) -> str:
-    """The first line in play: the mode and the timer setting."""
-    timer = settings.turn_timer
+def header(table: Table) -> str:
+    """The first line in play: the mode played and the timer setting."""
+    timer = table.settings.turn_timer
     if timer == "off":
         timer_text = "no timer"
     elif timer == "surprise":
@@ -130,4 +129,4 @@ def header(settings: Settings) -> str:
     else:
         timer_text = f"timer {timer}s"
     # "Extreme" is the longest mode (7) and "timer 30s" the longest timer text (9).
-    return f"{MODE_NAMES[str(settings.mode)]:<7}{timer_text:>9}"
+    return f"{MODE_NAMES[table.mode]:<7}{timer_text:>9}"
