@@ -218,6 +218,8 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
         return launch.refuse(table, at, effects)
     if name in PLAY_INPUTS:
         return _play(table, at, rng, effects)
+    if name == "slap" and phase is not Phase.TURN:
+        return slap.refuse(table, at, effects)
     if phase is Phase.SEATING:
         if seat is not None:
             return _toggle_seat(table, seat, effects)

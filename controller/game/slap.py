@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from . import launch, summary
 from .effects import Announce, Effect, Sound
 from .frozen import replace
-from .state import Lines, Notice, Phase, SlapRace, Table
+from .state import Lines, Message, Notice, Phase, SlapRace, Table
 from .text import COLUMNS, penalty_text, seat_numbers
 
 TIE = 0.001  # presses this close together are a tie, decided at random
@@ -43,6 +43,27 @@ def start(table: Table, at: float, effects: list[Effect]) -> Table:
         Announce("slap_started", {"seat": slapper, "seconds": seconds, "racers": sorted(racers)}),
     ]
     return replace(table, phase=Phase.SLAP, race=race, turn=None, holds={})
+
+
+# Why a press of SLAP starts no race, for launch.RESULT_TIME with the refusing tone: the race
+# is the lit player's, who presses SLAP instead of their own button after a SLAP card. In the
+# race itself a press says nothing: its screen already says what to do.
+NO_RACE_IN_EXTREME = ("No SLAP race in", "Extreme mode")
+NO_RACE: dict[Phase, Lines] = {
+    Phase.SEATING: ("SLAP: in a round", "on a SLAP card"),
+    Phase.ROUND_OVER: ("SLAP: in a round", "on a SLAP card"),
+    Phase.NOTICE: ("SLAP: wait for", "the next turn"),
+    Phase.PAUSED: ("SLAP: paused,", "press Play"),
+}
+
+
+def refuse(table: Table, at: float, effects: list[Effect]) -> Table:
+    """A press of SLAP that starts no race: say why."""
+    lines = NO_RACE_IN_EXTREME if table.mode == "extreme" else NO_RACE.get(table.phase)
+    if lines is None or table.phase is Phase.SLAP:
+        return table
+    effects.append(Sound("refuse"))
+    return replace(table, message=Message(lines, at + launch.RESULT_TIME))
 
 
 def press(table: Table, seat: int, at: float, effects: list[Effect]) -> Table:

@@ -225,7 +225,7 @@ def test_the_interactive_sim_keeps_its_settings_where_run_sim_does(monkeypatch):
     assert str(seen["state_dir"]) == "/tmp/elsewhere"
 
 
-def test_help_says_how_a_round_ends_how_a_seat_is_left_and_what_long_presses_do(capsys):
+def test_help_says_how_a_round_ends_how_a_seat_is_left_what_slap_is_and_long_presses_do(capsys):
     for argv in (["--help"], ["sim", "--help"]):
         with pytest.raises(SystemExit):
             main(argv)
@@ -234,6 +234,7 @@ def test_help_says_how_a_round_ends_how_a_seat_is_left_and_what_long_presses_do(
         assert "before a round: join; press again to leave" in out
         assert "hold it 0.6 s  not your turn: jump in" in out
         assert "push held 1 s  in the menu: back" in out
+        assert "SLAP           played SLAP? press it; others race, the slowest draws" in out
 
 
 COMMANDS = [

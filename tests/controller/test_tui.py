@@ -595,6 +595,7 @@ def test_question_mark_shows_the_key_map_and_the_light_legend():
         for line in (
             "seat button    before a round: join; press again to leave",
             "hold it 2 s    your hand is empty: the round ends, its summary shows",
+            "SLAP           played SLAP? press it; others race, the slowest draws",
             "hold it 0.6 s  not your turn: jump in (if Jump-In is on)",
             "Play/Pause     start, pause, resume; held down, still one press",
             "push held 1 s  in the menu: back; from its top, close it, play on",

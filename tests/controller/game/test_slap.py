@@ -1,5 +1,6 @@
 """The SLAP race: ranked by pin-edge time when the window closes, ties drawn at random."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -278,3 +279,47 @@ def test_presses_more_than_a_millisecond_apart_keep_their_order_and_tie_shows_on
         mark = "=" if tied(seat) else "."
         assert pages[n - 1].startswith(f"{n}{mark} Seat {seat} ")
         assert result["order"][n - 1]["tie"] is tied(seat)
+
+
+@pytest.mark.parametrize(
+    ("settings", "before", "lines"),
+    [
+        ({}, lambda game: None, ("SLAP: in a round", "on a SLAP card")),
+        (
+            {"mode": "extreme"},
+            lambda game: game.tap("play_pause"),
+            ("No SLAP race in", "Extreme mode"),
+        ),
+        (
+            {},
+            lambda game: (game.tap("play_pause"), game.tap("play_pause")),
+            ("SLAP: paused,", "press Play"),
+        ),
+        (
+            {"turn_timer": 2},
+            lambda game: (game.tap("play_pause"), game.wait(2.0)),
+            ("SLAP: wait for", "the next turn"),
+        ),
+    ],
+    ids=["before a round", "extreme", "paused", "a notice"],
+)
+def test_a_slap_that_starts_no_race_says_why(settings, before, lines):
+    game = Game(settings, seed=2, has_launcher=True)
+    game.seat(1, 2)
+    before(game)
+    phase, mark = game.table.phase, game.mark()
+    game.tap("slap")
+    assert game.lines == lines
+    assert game.sounds(mark) == ["refuse"]
+    assert game.table.phase is phase and not game.announced("slap_started", mark)
+    game.wait(2.0)
+    assert game.lines != lines
+
+
+def test_a_slap_in_the_race_itself_says_nothing_more():
+    game = Game(seed=2)
+    game.start(1, 2, 3)
+    game.tap("slap")
+    mark = game.mark()
+    game.tap("slap")
+    assert game.lines == SLAP_LINES and game.sounds(mark) == []
