@@ -22,9 +22,10 @@ def settings_command(
     from .settings_store import SettingsStore
     from .statefile import reason_of
 
-    if action != "show" and state_dir == DEFAULT_STATE_DIR and not state_dir.is_dir():
+    if state_dir == DEFAULT_STATE_DIR and not state_dir.is_dir():
         # The real table's directory comes with its service; making it here would leave
-        # settings that no table reads (on a laptop, the simulated table's are --sim).
+        # settings that no table reads (on a laptop, the simulated table's are --sim), and
+        # showing a file that is nowhere would pass the defaults off as a table's.
         print(
             f"flashtable: {state_dir} does not exist: no table is installed here "
             "(for the simulated table: --sim)",

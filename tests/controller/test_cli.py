@@ -186,19 +186,20 @@ def test_settings_say_which_table_and_file_they_change(tmp_path, capsys, monkeyp
     assert first == f"Settings of the table, kept in {tmp_path / 'settings.json'}"
 
 
-def test_settings_never_create_a_real_table_state_dir(tmp_path, capsys, monkeypatch):
+def test_settings_on_a_machine_without_a_table_say_so_and_create_nothing(tmp_path, capsys, monkeypatch):
     import controller.cli
     import controller.settings_command
 
     missing = tmp_path / "var-lib-flashtable"
     monkeypatch.setattr(controller.cli, "DEFAULT_STATE_DIR", missing)
     monkeypatch.setattr(controller.settings_command, "DEFAULT_STATE_DIR", missing)
-    assert main(["settings", "set", "picker=fair"]) == 1
-    err = capsys.readouterr().err
-    assert err == (
-        f"flashtable: {missing} does not exist: no table is installed here "
-        "(for the simulated table: --sim)\n"
-    )
+    for words in (["set", "picker=fair"], ["reset"], []):
+        assert main(["settings", *words]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err == (
+            f"flashtable: {missing} does not exist: no table is installed here "
+            "(for the simulated table: --sim)\n"
+        )
     assert not missing.exists()
 
 
