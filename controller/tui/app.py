@@ -34,6 +34,7 @@ from .tabletop import TableTop
 
 FRAME = 0.05  # seconds between frames: smooth enough for a 0.12 s fast blink
 
+SMALLEST = (80, 24)  # columns, rows: the whole table, its side panels, log and keys
 HINTS = "1-8 seat ⇧ hold  space SLAP  l launch  p play  ←→ turn  ⏎ push  ? help  q quit"
 
 
@@ -48,6 +49,7 @@ class TableApp(App[int]):
     #side > Lcd { margin: 0 0 0 6; }
     #side > Encoder { margin: 0 0 0 1; }
     #hints { height: 1; background: $primary-background; padding: 0 0 0 1; }
+    #too_small { height: 1fr; content-align: center middle; text-align: center; }
     """
 
     def __init__(
@@ -89,6 +91,7 @@ class TableApp(App[int]):
                 yield LauncherPanel()
         yield EventLog()
         yield Static(HINTS, id="hints")
+        yield Static(id="too_small")
 
     async def on_mount(self) -> None:
         self._exits.enter_context(self._route)
@@ -100,6 +103,20 @@ class TableApp(App[int]):
         self._real_last = self._real_time()
         self.set_interval(FRAME, self.frame)
         self.refresh_view()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below SMALLEST the table would lose its seats, log and keys off the edges: say so
+        instead of showing a part of it. The table plays on; a larger terminal shows it."""
+        width, height = event.size
+        small = width < SMALLEST[0] or height < SMALLEST[1]
+        for widget in self.query("#main, EventLog, #hints"):
+            widget.display = not small
+        note = self.query_one("#too_small", Static)
+        note.display = small
+        note.update(
+            f"The table needs a terminal of {SMALLEST[0]}x{SMALLEST[1]} or more;"
+            f" this one is {width}x{height}. Make it larger (q quits)."
+        )
 
     async def on_unmount(self) -> None:
         await self._exits.aclose()

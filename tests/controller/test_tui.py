@@ -805,3 +805,19 @@ def test_a_setting_changed_in_the_menu_is_in_the_log():
         assert re.search(r'settings_changed +changes=\{"turn_timer":7\}', log_text(app))
 
     play(scenario)
+
+
+def test_a_terminal_too_small_for_the_table_says_so_instead_of_cropping_it():
+    async def main() -> None:
+        async with running(size=(60, 18)) as (app, pilot):
+            text = screen(app)
+            words = " ".join(text.split())
+            assert "The table needs a terminal of 80x24 or more; this one is 60x18." in words
+            assert "<" not in text and "SLAP" not in text  # no part of the table
+            await app.advance(1.0)  # it plays on meanwhile
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            fits(app, (80, 24))
+            assert "needs a terminal" not in screen(app)
+
+    asyncio.run(main())
