@@ -158,10 +158,15 @@ def render(menu: Menu, context: Context) -> tuple[str, str]:
         return (entry.question or f"{entry.label}?", "push=yes hold=no")
     first = ARROW_RIGHT + entry.label[: COLUMNS - 1]
     if entry.kind == "setting":
-        value = BY_KEY[entry.key].text(context.settings[entry.key])
+        spec, now = BY_KEY[entry.key], context.settings[entry.key]
+        value = spec.text(now)
         if menu.editing:
-            inner = value.center(COLUMNS - 2)
-            return (first, ARROW_LEFT + inner + ARROW_RIGHT)
+            # A value stops at the ends of its list (the entries wrap, a value does not: 30 s
+            # is never one turn from "off"): an arrow shows only where a turn goes on.
+            index = spec.options.index(now) if now in spec.options else -1
+            left = ARROW_LEFT if index != 0 else " "
+            right = ARROW_RIGHT if index != len(spec.options) - 1 else " "
+            return (first, left + value.center(COLUMNS - 2) + right)
         return (first, value.rjust(COLUMNS))
     if entry.kind == "info":
         return (entry.label, entry.key.rjust(COLUMNS))

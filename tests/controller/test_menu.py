@@ -184,9 +184,12 @@ async def test_values_stop_at_the_ends_of_their_range(config):
         await push(table)
         await table.turn(10)
         assert table.daemon.table.settings.timeout_penalty == 4
+        assert lcd(table)[1] == "←   4 cards"  # no arrow where a turn does nothing
         await table.turn(-10)
         assert table.daemon.table.settings.timeout_penalty == 0
-        assert lcd(table)[1] == "←   0 cards    →"
+        assert lcd(table)[1] == "0 cards    →"  # stripped: the arrow on the left is gone
+        await table.turn(1)
+        assert lcd(table)[1] == "←    1 card    →"
 
 
 @pytest.mark.parametrize(
