@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from . import launch, summary
 from .state import Lines, Phase, Table, Turn
+from .text import COLUMNS, seat_numbers
 from .turns import warning
 
 MODE_NAMES = {"flash": "Flash", "extreme": "Extreme", "table": "Table"}
@@ -98,7 +99,9 @@ def _lines(table: Table) -> Lines:
 
 def _idle_lines(table: Table) -> Lines:
     """Before a round: what the table is set to play, and who has joined (SPEC §3)."""
-    seats = "".join(str(s) for s in sorted(table.seated))
+    # "Seats 1 3 5", never "Seats 135", which reads as a number (run together only when
+    # spaced they would not fit: seven or eight seats).
+    seats = seat_numbers(table.seated, COLUMNS - len("Seats "))
     joined = f"Seats {seats}" if seats else ""
     if table.mode == "extreme" and launch.in_use(table):
         # No seating needed: the launcher answers from here (SPEC §2).

@@ -282,9 +282,9 @@ async def test_start_pause_resume_new_round_and_change_seats_from_the_menu(confi
         await goto(table, "Change seats")
         await push(table)
         await push(table)
-        assert lcd(table) == ("Table   timer 4s", "Seats 12")
+        assert lcd(table) == ("Table   timer 4s", "Seats 1 2")
         await table.tap("seat3")
-        assert lcd(table)[1] == "Seats 123"
+        assert lcd(table)[1] == "Seats 1 2 3"
 
 
 async def test_opening_the_menu_pauses_the_turn_and_closing_it_resumes_with_the_time_left(

@@ -25,7 +25,7 @@ async def test_a_whole_round_with_four_seats():
         # Seating.
         for seat in SEATS:
             await table.tap(f"seat{seat}")
-        assert table.lcd == ("Table   timer 4s", "Seats 1234      ")
+        assert table.lcd == ("Table   timer 4s", "Seats 1 2 3 4   ")
         assert [table.light(s) for s in SEATS] == ["on"] * 4
 
         # The first pick.

@@ -21,7 +21,7 @@ async def test_three_seats_play_turns_and_a_4s_timeout_names_the_seat():
     async with SimTable(config(turn_timer=4), seed=7) as table:
         assert table.lcd == ("Table   timer 4s", "Press to join   ")
         await seat(table, 1, 3, 6)
-        assert table.lcd[1].rstrip() == "Seats 136"
+        assert table.lcd[1].rstrip() == "Seats 1 3 6"
         assert {s for s, p in table.lights.items() if p == "on"} == {1, 3, 6}
 
         await table.tap("play_pause")
@@ -145,7 +145,7 @@ async def test_the_idle_screen_follows_a_setting_changed_before_anyone_joins():
         await table.settle()
         assert table.lcd[0] == "Table  timer 12s"
         await seat(table, 2, 5)
-        assert table.lcd == ("Table  timer 12s", "Seats 25        ")
+        assert table.lcd == ("Table  timer 12s", "Seats 2 5       ")
 
 
 async def test_the_same_seat_picked_again_is_named_sounds_and_blinks():

@@ -155,9 +155,9 @@ def test_seating_three_players_lights_their_seats():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
         await keys(app, pilot, "1", "3", "5")
         assert [seat_box(app, s) for s in range(1, 7)] == ["(1)", "2", "(3)", "4", "(5)", "6"]
-        assert app.query_one("#lcd").lines == ("Table   timer 6s", "Seats 135       ")
+        assert app.query_one("#lcd").lines == ("Table   timer 6s", "Seats 1 3 5     ")
         text = screen(app)
-        assert "Table   timer 6s" in text and "Seats 135" in text
+        assert "Table   timer 6s" in text and "Seats 1 3 5" in text
         log = visible_log(app)
         for seat in (1, 3, 5):
             assert re.search(rf"seat_claimed +seat={seat}\b", log)

@@ -131,7 +131,7 @@ def test_inputs_on_prints_the_presses_the_table_received(tmp_path, capsys):
     assert status == 0
     assert lines[:2] == ["   -    0.000 > seat1", "   1    0.000 seat_claimed     seat=1"]
     assert lines[2] == "   2    0.120 seat_claimed     seat=2"
-    assert lines[3] == "#       0.240 lcd |Table   timer 6s|Seats 12        | lights 1:on 2:on"
+    assert lines[3] == "#       0.240 lcd |Table   timer 6s|Seats 1 2       | lights 1:on 2:on"
 
 
 def test_hold_and_press_release_are_long_presses(tmp_path, capsys):

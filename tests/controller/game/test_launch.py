@@ -275,7 +275,7 @@ def test_the_launcher_button_in_table_mode_before_a_round_says_to_start_one():
     assert game.lines == ("Start a round", "to use launcher")
     assert game.sounds(mark) == ["refuse"] and game.announced("hit", mark) == []
     game.wait(2.0)
-    assert game.lines == ("Table   timer 4s", "Seats 12")
+    assert game.lines == ("Table   timer 4s", "Seats 1 2")
     # Between rounds, over the summary, the same.
     game.tap("play_pause")
     game.feed(Command("new_round", game.now))
