@@ -67,6 +67,7 @@ class Snapshots:
         self._late: Timer | None = None
         self._beat: Timer | None = None
         self._table: Table | None = None  # the table the heartbeat follows
+        self.resumed: Phase | None = None  # the phase of the game resumed at start, if any
 
     # -- at start --------------------------------------------------------------------
 
@@ -97,6 +98,7 @@ class Snapshots:
             unusable(self.path, str(err))
             return fresh, [SET_ASIDE]
         table = _owed_as_kept(table, owed)
+        self.resumed = table.phase
         log.info("resumed the game from %s: %s", self.path, table.phase.value)
         return table, [RESUMED] if table.phase is Phase.PAUSED else []
 
@@ -105,6 +107,7 @@ class Snapshots:
         new game starts from `fresh`, owing the cards `resumed` owed (the launcher is already
         dealing them), to whoever is at the slot."""
         assert self.path is not None  # nothing is resumed without a file
+        self.resumed = None
         unusable(self.path, f"the game failed to resume: {type(err).__name__}: {err}"[:200])
         owed = resumed.launcher.owed
         queue = (Delivery(None, owed, "restart"),) if owed else ()

@@ -100,6 +100,13 @@ class TableApp(App[int]):
         )
         self.fingers = Fingers(self.table)
         self.recorder = Recorder(self.table)
+        resumed = self.table.daemon.snapshots.resumed
+        if resumed is not None and self.state_dir is not None:
+            # Else a round's summary, or a paused turn, would greet an empty log unexplained.
+            self.log_view.note(
+                f"resumed the game kept in {self.state_dir} ({resumed.value.replace('_', ' ')}):"
+                " New round in the menu, or --state-dir elsewhere, to start afresh"
+            )
         self._real_last = self._real_time()
         self.set_interval(FRAME, self.frame)
         self.refresh_view()

@@ -821,3 +821,20 @@ def test_a_terminal_too_small_for_the_table_says_so_instead_of_cropping_it():
             assert "needs a terminal" not in screen(app)
 
     asyncio.run(main())
+
+
+def test_a_restarted_table_says_in_its_log_which_game_it_resumed(tmp_path):
+    async def main() -> None:
+        async with running(state_dir=tmp_path) as (app, pilot):
+            for seat in ("seat1", "seat2", "play_pause"):
+                await app.table.tap(seat)
+            [lit] = app.table.lit()
+            await app.table.hold(f"seat{lit}", 2.5)
+            assert app.table.daemon.table.phase.value == "round_over"
+        async with running(state_dir=tmp_path) as (app, pilot):
+            app.refresh_view()
+            await pilot.pause()
+            words = " ".join(screen(app).split())
+            assert f"resumed the game kept in {tmp_path} (round over)" in words
+
+    asyncio.run(main())
