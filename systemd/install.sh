@@ -212,7 +212,11 @@ upgrade_table() {
     for release in "$RELEASES"/*; do
         case $release in "$new" | "$old") ;; *) rm -rf "$release" ;; esac
     done
-    say "upgraded flashtable $(version_of "$old") to $(version_of "$new"); settings and state kept"
+    if [ "$(version_of "$old")" = "$(version_of "$new")" ]; then
+        say "reinstalled flashtable $(version_of "$new") (the same version); settings and state kept"
+    else
+        say "upgraded flashtable $(version_of "$old") to $(version_of "$new"); settings and state kept"
+    fi
 }
 
 uninstall_table() {

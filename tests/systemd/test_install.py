@@ -277,6 +277,13 @@ def test_upgrade_keeps_settings_and_rolls_back_a_version_that_fails(table):
     table.flashtable("settings", "set", "turn_timer=10")
     assert table.systemctl("restart") == 0
 
+    result = table.run("--upgrade", version="4.0.0")  # the same version again
+    assert result.returncode == 0, result.stderr
+    assert "reinstalled flashtable 4.0.0 (the same version); settings and state kept" in (
+        result.stdout
+    )
+    assert "upgraded" not in result.stdout
+
 
 def test_usage_errors_exit_2_and_an_upgrade_needs_an_install(table):
     for args in (["--bogus"], ["--upgrade", "--uninstall"]):
