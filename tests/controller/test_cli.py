@@ -186,7 +186,9 @@ def test_settings_say_which_table_and_file_they_change(tmp_path, capsys, monkeyp
     assert first == f"Settings of the table, kept in {tmp_path / 'settings.json'}"
 
 
-def test_settings_on_a_machine_without_a_table_say_so_and_create_nothing(tmp_path, capsys, monkeypatch):
+def test_settings_on_a_machine_without_a_table_say_so_and_create_nothing(
+    tmp_path, capsys, monkeypatch
+):
     import controller.cli
     import controller.settings_command
 

@@ -37,4 +37,3 @@ def test_a_stop_while_run_starts_ends_it_cleanly(tmp_path, signum):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     assert done.stderr.endswith(f"flashtable: stopped by {signum.name} before the table was up\n")
-
