@@ -66,9 +66,16 @@ def launcher_state(table: Table) -> str:
     return "dispensing" if launcher.owed or launcher.chimes else "idle"
 
 
-def state_snapshot(table: Table, *, dropped_events: int = 0) -> dict[str, object]:
-    """The retained `state`: what a scoreboard shows. Seconds left are what the LCD shows
-    (None with no timer, or while a surprise limit is still hidden)."""
+def state_snapshot(
+    table: Table,
+    *,
+    dropped_events: int = 0,
+    refused_messages: int = 0,
+    last_outage: str | None = None,
+) -> dict[str, object]:
+    """The retained `state`: what a scoreboard shows, and what the link went through.
+    Seconds left are what the LCD shows (None with no timer, or while a surprise limit is
+    still hidden)."""
     turn = table.turn
     seat = turn.seat if turn is not None and table.phase is not Phase.SEATING else None
     left: int | None = None
@@ -79,7 +86,7 @@ def state_snapshot(table: Table, *, dropped_events: int = 0) -> dict[str, object
             left = turn.shown
     launcher = table.launcher
     return {
-        "mode": table.settings.mode,
+        "mode": table.mode,  # the round's own: a mode chosen during it waits for the next
         "phase": table.phase.value,
         "seats": sorted(table.seated),
         "seat": seat,
@@ -91,6 +98,8 @@ def state_snapshot(table: Table, *, dropped_events: int = 0) -> dict[str, object
         "cards_dispensed": launcher.cards_out,
         "jams": launcher.jams,
         "dropped_events": dropped_events,
+        "refused_messages": refused_messages,
+        "last_outage": last_outage,
     }
 
 

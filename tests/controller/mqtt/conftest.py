@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import aiomqtt
@@ -64,6 +64,15 @@ async def next_on(client: aiomqtt.Client, topic: str, *, live: bool = False) -> 
             if message.topic.matches(topic) and not (live and message.retain):
                 return decode(message.payload)
     raise AssertionError("the broker closed the connection")
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    try:
+        async with asyncio.timeout(WAIT):
+            while not condition():
+                await asyncio.sleep(0.05)  # the link's state, watched from outside
+    except TimeoutError:
+        raise AssertionError(f"the link never {what}") from None
 
 
 def decode(payload: object) -> dict | str:
