@@ -11,6 +11,13 @@ and after each card counted, the record must already say how many will be owed o
 next card is out. After a count the motor runs on for WRITE_WINDOW while the record catches
 up, and stops, before the next card can reach the slot's mouth, if it has not; `recheck`
 starts it again. So a record on disk never counts a card that has left as still owed.
+
+The motor never runs without the loop's attention for long: with a `MotorLease`, every drive
+holds a lease of LEASE seconds, renewed every HEARTBEAT while the motor runs, and the lease's
+own thread stops the motor if the loop stalls past it (hardware/motor_lease.py). The beam's
+edges of a stall keep their own times: the cards still owed are counted as usual, the motor
+starts again for the rest, and a card that a stalled loop let out past the count is reported
+too (`CardOut` with nothing owed), so no card that left goes uncounted.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .clock import Clock, Timer
+from .motor_lease import MotorLease
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +44,10 @@ DEFAULT_JAM_TIME = 0.8
 # How long the motor runs on after a count for the record to say the next card is on its way:
 # well under the shortest travel of a fresh card to the beam (about 80 ms at full speed).
 WRITE_WINDOW = 0.04
+# The motor's lease: about two cards' travel at full speed, so a stalled loop lets out at most
+# that; renewed well inside it while the loop keeps up.
+LEASE = 0.25
+HEARTBEAT = 0.05
 
 
 @dataclass(frozen=True)
@@ -74,6 +86,7 @@ class GpioEjector:
         hopper_empty: Callable[[], bool] = lambda: False,
         jam_time: float = DEFAULT_JAM_TIME,
         may_feed: Callable[[int], bool] = lambda remaining: True,
+        lease: MotorLease | None = None,
     ) -> None:
         self._motor = motor
         self._clock = clock
@@ -91,6 +104,10 @@ class GpioEjector:
         self._cleared_at: float | None = None  # a card that cleared the beam, not yet counted
         self._stuck_card = False  # a fault stopped the motor with a card in the beam
         self._timers: dict[str, Timer] = {}
+        self._lease = lease
+        self._running: str | None = None  # "forward" or "backward" while the motor is driven
+        self._stopped_at: float | None = None  # when the motor last stopped driving forwards
+        self._past_blocked_at: float | None = None  # a card past the count, in the beam
 
     def dispense(self, count: int) -> None:
         """Send out exactly `count` more cards (added to any still owed)."""
@@ -119,6 +136,7 @@ class GpioEjector:
             return
         self._held = False
         self._feeding = True
+        self._stopped_at = self._past_blocked_at = None
         # A card left in the beam by a jam or a stop counts when it leaves, however little
         # of it is still to pass.
         self._blocked_at = None if self._beam_clear() else float("-inf")
@@ -136,14 +154,26 @@ class GpioEjector:
         """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
         self._count_cleared()
         self._cancel_all()
-        self._motor.stop()
+        self._stop_motor()
         self.busy = self._feeding = self._held = False
+
+    def close(self) -> None:
+        """Stop the motor for good, and its lease's thread."""
+        self.stop()
+        if self._lease is not None:
+            self._lease.close()
 
     def beam(self, clear: bool, time: float) -> None:
         """A beam edge: `clear` False when a card starts blocking it, True when it has passed."""
+        if self._cleared_at is not None and time >= self._cleared_at + CLEAR_TIME:
+            # A card whose clear beam was due to count before this edge counts first, however
+            # late the edges are handed on (a loop that stalled hands on a whole run at once).
+            self._count_cleared()
         if not self._feeding and not self._stuck_card:
             # The retract may pull a card back through the beam, and a hand clearing a jam
-            # may cross it: neither is a card out.
+            # may cross it: neither is a card out. A card that passed while the motor still
+            # drove it forwards (a stalled loop stopped it late) is one.
+            self._past_count(clear, time)
             return
         if self._feeding:
             self._arm_watchdog()
@@ -181,7 +211,7 @@ class GpioEjector:
         self.owed -= 1
         if self.owed == 0:
             self._cancel_all()
-            self._motor.stop()
+            self._stop_motor()
             self._feeding = False
             if self.fault is None:  # never move the roller while a hand clears the slot
                 self._retract()
@@ -195,25 +225,73 @@ class GpioEjector:
         if not self._feeding or self._may_feed(self.owed - 1):
             return
         log.warning("the record of the cards owed lags: the launcher waits for it")
-        for name in ("ramp", "watchdog"):
+        for name in ("ramp", "watchdog", "heartbeat"):
             self._cancel(name)
-        self._motor.stop()
+        self._stop_motor()
         self._feeding, self._held = False, True
 
     def _retract(self) -> None:
-        self._motor.backward(RETRACT_DUTY)
+        self._drive("backward", RETRACT_DUTY)
 
         def done() -> None:
-            self._motor.stop()
+            self._stop_motor()
             self.busy = self._feeding or self._held
 
         self._later("retract", self._clock.now() + RETRACT_TIME, done)
 
     def _soft_start(self, step: int) -> None:
-        self._motor.forward(SOFT_START[step])
+        self._drive("forward", SOFT_START[step])
         if step + 1 < len(SOFT_START):
             when = self._clock.now() + SOFT_START_STEP
             self._later("ramp", when, lambda: self._soft_start(step + 1))
+
+    def _drive(self, direction: str, duty: float) -> None:
+        if self._lease is not None:
+            self._lease.renew(LEASE)
+            if self._running is None:
+                self._later("heartbeat", self._clock.now() + HEARTBEAT, self._heartbeat)
+        self._running = direction
+        if direction == "forward":
+            self._motor.forward(duty)
+        else:
+            self._motor.backward(duty)
+
+    def _heartbeat(self) -> None:
+        """The loop still attends to the motor: renew its lease. A lease that ran out (the
+        loop stalled) stopped the motor: a feed goes on with a fresh start."""
+        assert self._lease is not None
+        if self._lease.renew(LEASE):
+            self._later("heartbeat", self._clock.now() + HEARTBEAT, self._heartbeat)
+            return
+        log.warning("the loop stalled past the motor's lease: the launcher starts again")
+        self._running = None
+        if self._feeding:
+            self._soft_start(0)
+            self._arm_watchdog()
+        else:  # a retract the lease cut short: the roller stays where it is
+            self._stop_motor()
+
+    def _stop_motor(self) -> None:
+        if self._running == "forward":
+            self._stopped_at = self._clock.now()
+        self._running = None
+        self._cancel("heartbeat")
+        self._motor.stop()
+        if self._lease is not None:
+            self._lease.end()
+
+    def _past_count(self, clear: bool, time: float) -> None:
+        """An edge after the motor was told to stop. One from before that moment, that ends a
+        whole card, is a card the motor drove out past the count: reported, with nothing owed."""
+        if self._stopped_at is None or time >= self._stopped_at:
+            return
+        if not clear:
+            self._past_blocked_at = time
+            return
+        blocked, self._past_blocked_at = self._past_blocked_at, None
+        if blocked is not None and time - blocked >= MIN_CARD_TIME:
+            log.warning("a card came out past the count (the loop stalled): reported")
+            self._report(CardOut(time, 0))
 
     def _arm_watchdog(self) -> None:
         self._later("watchdog", self._clock.now() + self.jam_time, self._starved)

@@ -1,0 +1,53 @@
+"""The motor's lease stops the motor from its own thread when its owner stays away too long,
+and never while the owner keeps renewing it or has stopped the motor itself."""
+
+import threading
+import time
+
+import pytest
+
+from hardware.motor_lease import MotorLease
+
+SHORT = 0.05  # seconds: a lease that runs out quickly
+LONG = 5.0  # seconds: far more than any scheduling delay of a loaded machine
+
+
+@pytest.fixture
+def stops():
+    stopped = threading.Event()
+    lease = MotorLease(stopped.set)
+    yield lease, stopped
+    lease.close()
+
+
+def test_a_lease_not_renewed_stops_the_motor_and_says_so_at_the_next_renewal(stops):
+    lease, stopped = stops
+    began = time.monotonic()
+    assert lease.renew(SHORT)
+    assert stopped.wait(LONG)
+    assert time.monotonic() - began >= SHORT
+    assert lease.renew(LONG) is False  # the motor was stopped: its owner must start it again
+    assert lease.renew(LONG) is True
+
+
+def test_a_lease_renewed_in_time_never_stops_the_motor(stops):
+    lease, stopped = stops
+    for _ in range(20):
+        assert lease.renew(LONG)
+        time.sleep(0.005)  # the owner's own work between cards: real time passes here
+    assert not stopped.is_set()
+
+
+def test_a_motor_its_owner_stopped_is_left_alone(stops):
+    lease, stopped = stops
+    lease.renew(SHORT)
+    lease.end()
+    assert not stopped.wait(SHORT * 4)
+    assert lease.renew(LONG) is True
+
+
+def test_closing_ends_the_thread():
+    lease = MotorLease(lambda: None)
+    lease.renew(LONG)
+    lease.close()
+    assert not any(t.name == "motor-lease" and t.is_alive() for t in threading.enumerate())
