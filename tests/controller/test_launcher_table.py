@@ -170,3 +170,32 @@ async def test_the_launcher_waits_for_a_round_in_table_mode():
         assert table.lcd == ("Table   timer 4s", "Press to join   ")
         assert table.events_of("hit") == []
         assert table.cards_out == 0
+
+
+@pytest.mark.parametrize("in_beam", [True, False], ids=["a card half out", "between cards"])
+async def test_a_card_left_in_the_slot_at_a_stop_is_dealt_and_only_that_one(tmp_path, in_beam):
+    """At a stop the roller halts where it is: a card half out of the slot belongs to the
+    presser, counted as dealt; between two cards, nothing more is."""
+    settings = config(timeout_penalty=4)
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        lit = await start(table, 1, 2)
+        await table.advance(4.0)  # a timeout: four cards owed
+        while table.cards_out < 1 or table.launcher.card_in_beam != in_beam:
+            await table.advance(0.001)
+        daemon = table.daemon
+    dealt = 1 + in_beam
+    assert [e.data["seat"] for e in table.events_of("card_out")] == [lit] * dealt
+    assert daemon.table.launcher.owed == 4 - dealt
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        assert table.daemon.table.launcher.owed == 4 - dealt  # never owed twice
+        await table.advance(3.0)
+        assert table.cards_out == 4 - dealt
+
+
+async def test_a_hand_in_the_beam_at_a_stop_with_nothing_owed_deals_nothing(tmp_path):
+    async with SimTable(config(), seed=5, state_dir=tmp_path) as table:
+        table.launcher.glitch(5.0)  # fingers across the beam
+        await table.advance(0.01)
+        daemon = table.daemon
+    assert table.events_of("card_out") == []
+    assert daemon.table.launcher.cards_out == 0

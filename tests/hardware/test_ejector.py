@@ -213,6 +213,25 @@ def test_a_jammed_card_pulled_out_by_hand_counts(rig):
     assert rig.model.cards_out == 3
 
 
+def test_the_last_card_pulled_out_of_a_jam_by_hand_is_not_fought_by_a_retract(rig):
+    """A hand is in the slot: the roller must not run backwards against it, even though the
+    count is complete and a dispense would otherwise pull the next card back."""
+    rig.ejector.dispense(1)
+    while not rig.model.card_in_beam:
+        rig.run_for(0.001)
+    rig.model.jam()
+    assert rig.run_until_halted().reason == "jam"
+    rig.model.clear_jam()
+    rig.motor.forward(1.0)  # (standing in for the hand: the card moves on out)
+    while rig.model.card_in_beam:
+        rig.run_for(0.001)
+    rig.motor.stop()
+    for _ in range(100):  # the count, and long past a retract's time
+        rig.run_for(0.001)
+        assert rig.motor.value == 0
+    assert rig.model.cards_out == 1 and rig.ejector.owed == 0
+
+
 def test_a_hand_crossing_the_beam_while_a_jam_waits_counts_no_cards(rig):
     rig.model.jam()
     rig.ejector.dispense(2)
