@@ -28,7 +28,7 @@ async def apply_fault(table: SimTable, command: str, *args: int) -> str:
         table.jam()
         done = "launcher jammed"
     elif command == "clear":
-        done = "slot cleared" if model.jammed else "slot was clear"
+        done = "slot cleared" if model.jammed else "slot was clear: no card stuck"
         table.clear_jam()
     elif command == "empty":
         done = f"hopper emptied ({table.empty_hopper()} cards taken out)"

@@ -25,7 +25,8 @@ HOPPER_CELLS = 12
 FLIGHT_TIME = 0.8  # game seconds a card is drawn flying out of the slot
 FLIGHT_TRACK = 16  # cells after the slot that the cards fly across
 MOST_CARDS_DRAWN = 6  # a burst counted in one frame is drawn as at most this many cards
-FAULT_KEYS_TEXT = "j jam   c clear\ne empty r refill\n⏎ on a JAM: OK"
+# Enter on a jam is what a person does there: free the card, then OK (`c` frees it alone).
+FAULT_KEYS_TEXT = "j jam   c clear\ne empty r refill\n⏎ JAM: clear, OK"
 
 
 @dataclass(frozen=True)

@@ -422,7 +422,7 @@ def test_c_frees_the_slot_and_enter_frees_it_only_while_the_table_shows_the_jam(
         assert log_lines(app)[-1] == "   ! slot cleared"
         assert not app.table.launcher.jammed and "· JAM" not in panel(app)
         await keys(app, pilot, "c")
-        assert log_lines(app)[-1] == "   ! slot was clear"
+        assert log_lines(app)[-1] == "   ! slot was clear: no card stuck"
 
     play(scenario)
 
@@ -594,7 +594,7 @@ def test_question_mark_shows_the_key_map_and_the_light_legend():
         # How a round ends, how a seat is released, what each long press does, all on screen.
         for line in (
             "seat button    before a round: join; press again to leave",
-            "hold it 2 s    your hand is empty: the round ends, its summary shows",
+            "hold it 2 s    hand empty: round over (finish = places: you are out)",
             "SLAP           played SLAP? press it; others race, the slowest draws",
             "hold it 0.6 s  not your turn: jump in (if Jump-In is on)",
             "Play/Pause     start, pause, resume; held down, still one press",
