@@ -150,6 +150,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     settings.add_argument("changes", nargs="*", metavar="KEY=VALUE", help="settings to set")
 
+    off = commands.add_parser(
+        "outputs-off",
+        help="stop the launcher's motor and darken the outputs (systemd runs it after run)",
+        description="Drive every output of the config's pin map to its safe level: the "
+        "launcher's motor stopped, the lights and the buzzer off. systemd runs it after the "
+        "daemon ends in any way, since a GPIO line keeps its level when its process dies.",
+    )
+    config_option(off)
+    state_dir_option(off, default=str(DEFAULT_STATE_DIR))
+
     check = commands.add_parser(
         "check-config",
         help="validate the config file and pin map",
@@ -205,12 +215,17 @@ def command(argv: list[str] | None) -> int:
             args.command_parser.error(f"--time-scale must be above 0, not {args.time_scale}")
     if args.command == "firmware-sim":
         check_firmware_sim(args)
-    if args.command in ("check-config", "settings", "fleet"):
+    if args.command in ("check-config", "settings", "fleet", "outputs-off"):
         # Commands for the shell print their own one-line messages; the log is the daemon's.
         logging.getLogger().addHandler(logging.NullHandler())
     try:
         if args.command == "check-config":
             return check_config(args.config)
+        if args.command == "outputs-off":
+            from .outputs_off import outputs_off
+
+            config, _ = config_or_defaults(args.config)
+            return outputs_off(config, args.state_dir or DEFAULT_STATE_DIR)
         if args.command == "settings":
             if args.action != "set" and args.changes:
                 args.command_parser.error(f"'{args.action}' takes no KEY=VALUE")

@@ -233,7 +233,7 @@ def test_help_says_how_a_round_ends_how_a_seat_is_left_what_slap_is_and_long_pre
         with pytest.raises(SystemExit):
             main(argv)
         out = capsys.readouterr().out
-        assert "hold it 2 s    your hand is empty: the round ends, its summary shows" in out
+        assert "hold it 2 s    hand empty: round over (finish = places: you are out)" in out
         assert "before a round: join; press again to leave" in out
         assert "hold it 0.6 s  not your turn: jump in" in out
         assert "push held 1 s  in the menu: back" in out
@@ -246,6 +246,7 @@ COMMANDS = [
     ["sim"],
     ["settings"],
     ["check-config"],
+    ["outputs-off"],
     ["fleet", "set"],
     ["firmware-sim"],
 ]

@@ -35,6 +35,11 @@ def test_systemd_analyze_verify_finds_nothing_wrong(tmp_path):
     assert "flashtable.service" not in result.stderr
 
 
+def test_the_outputs_are_driven_off_after_any_end_of_the_daemon():
+    text = UNIT.read_text(encoding="utf-8")
+    assert "ExecStopPost=/opt/flashtable/current/bin/flashtable outputs-off\n" in text
+
+
 @needs_analyze
 def test_the_sandbox_is_tight(tmp_path):
     result = subprocess.run(

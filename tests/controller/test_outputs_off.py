@@ -1,0 +1,33 @@
+"""`flashtable outputs-off`, which systemd runs after the daemon ends in any way: the motor
+stopped and every light and the buzzer dark, whatever level a killed daemon left them at."""
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from controller.cli import main
+from controller.config import Config
+from controller.outputs_off import output_roles, outputs_off
+
+
+def test_every_output_a_killed_daemon_left_on_is_driven_off(tmp_path, capsys):
+    # The launcher table of the build guide: its motor on seat 7 and 8's pins.
+    launcher = {"launcher.motor.forward": 19, "launcher.motor.backward": 16, "launcher.beam": 26}
+    config = Config(seats=6, pins=launcher)
+    pinmap = config.pinmap(simulated=False)
+    factory = MockFactory(pin_class=MockPWMPin)
+    roles = output_roles(config)
+    assert roles[:2] == ["launcher.motor.forward", "launcher.motor.backward"]
+    assert {"buzzer", *(f"seat{n}.light" for n in range(1, 7))} <= set(roles)
+    for role in roles:  # as the daemon left them when it was killed
+        pin = factory.pin(pinmap[role])
+        pin.function = "output"
+        pin.state = 1
+    assert outputs_off(config, tmp_path, pin_factory=factory) == 0
+    assert {role: factory.pin(pinmap[role]).state for role in roles} == dict.fromkeys(roles, 0)
+    assert capsys.readouterr().out.startswith("outputs off: launcher.motor.forward, ")
+
+
+def test_without_the_pis_pins_it_says_why_and_fails(tmp_path, capsys):
+    assert main(["outputs-off", "--state-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("flashtable: cannot drive the outputs off: pin factory")
+    assert err.count("\n") == 1
