@@ -24,7 +24,9 @@ APT_GET=${APT_GET:-apt-get}
 SYSTEMCTL=${SYSTEMCTL:-systemctl}
 
 NAME=flashtable
-GROUPS_USED=(gpio i2c) # the groups owning /dev/gpiochip* and /dev/i2c-* on Raspberry Pi OS
+# The groups owning /dev/gpiochip* and /dev/i2c-* on Raspberry Pi OS, and the serial ports
+# (a Pico's /dev/ttyACM*, a USB adapter's /dev/ttyUSB*, the Pi's UART) for a serial launcher.
+GROUPS_USED=(gpio i2c dialout)
 OPT=$ROOT/opt/$NAME
 RELEASES=$OPT/releases
 ETC=$ROOT/etc/$NAME
