@@ -460,20 +460,7 @@ class Sheet:
                         color=colour,
                     )
                 )
-        element = (
-            elm.Ic(
-                pins=pins,
-                size=size,
-                pinspacing=spacing,
-                lsize=SMALL,
-                plblsize=SMALL,
-                plblofst=0.1,
-                lofst=0.15,
-                leadlen=0.5,
-            )
-            .right()
-            .at((float(at[0]), float(at[1])))
-        )
+        element = chip_box(pins, size, spacing).at((float(at[0]), float(at[1])))
         placed = self.place(ref, element, {n: f"_{n}" for s in sides.values() for n in s})
         if inside:
             w, h = size
@@ -566,6 +553,22 @@ def _legend(s: Sheet, y: float) -> None:
     s.text((11.4, y - 1.4), "a | b: the pin's role on the 8-seat table | on the launcher table")
 
 
+def chip_box(pins: list[Any], size: tuple[float, float], spacing: float) -> Any:
+    """A box with pins, as every module and chip of the sheet is drawn, facing right."""
+    import schemdraw.elements as elm
+
+    return elm.Ic(
+        pins=pins,
+        size=size,
+        pinspacing=spacing,
+        lsize=SMALL,
+        plblsize=SMALL,
+        plblofst=0.1,
+        lofst=0.15,
+        leadlen=0.5,
+    ).right()
+
+
 def _caption(s: Sheet, ref: str, xy: Sequence[float], halign: str = "left", more: str = "") -> None:
     """A part's reference and label, and `more` on the lines below."""
     part = BY_REF[ref]
@@ -640,20 +643,7 @@ def _pi(s: Sheet, y: float) -> None:
                 color=colour,
             )
         )
-    element = (
-        elm.Ic(
-            pins=pins,
-            size=(3.6, height),
-            pinspacing=spacing,
-            lsize=SMALL,
-            plblsize=SMALL,
-            plblofst=0.1,
-            lofst=0.15,
-            leadlen=0.5,
-        )
-        .right()
-        .at((left_x, y - 1.1 - height))
-    )
+    element = chip_box(pins, (3.6, height), spacing).at((left_x, y - 1.1 - height))
     s.place("J1", element, {str(n): f"_{n}" for n in wired})
     _caption(s, "J1", (left_x + 1.8, y - 0.5), "center")
     for n, pin in wired.items():
