@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from hardware.clock import Clock, VirtualClock
 from hardware.ejector import CardOut as CardCounted
 from hardware.ejector import GpioEjector, Report
+from hardware.motor_lease import MotorLease
 
 from .config import LauncherConfig
 from .game import Event
@@ -85,16 +86,20 @@ class LauncherLink:
                 on_report=self._reported,
                 on_link=on_link,
                 keep_sent=(lambda sent: True) if owed is None else owed.save_sent,
+                kept=(lambda sent: True) if owed is None else owed.holds,
             )
         elif board.motor is not None and board.beam is not None:
-            beam, empty = board.beam, board.empty
+            beam, empty, motor = board.beam, board.empty, board.motor
             self.ejector = GpioEjector(
-                board.motor,
+                motor,
                 clock=clock,
                 on_report=self._reported,
                 beam_clear=lambda: bool(beam.is_active),
                 hopper_empty=lambda: empty is not None and bool(empty.is_active),
                 may_feed=(lambda remaining: True) if owed is None else owed.allows,
+                # In real time a thread of its own stops the motor if the loop stalls; in
+                # virtual time nothing runs but the loop, which cannot stall.
+                lease=None if isinstance(clock, VirtualClock) else MotorLease(motor.stop),
             )
 
     @property
@@ -113,7 +118,8 @@ class LauncherLink:
 
     def record_kept(self) -> None:
         """The cards-owed file took a write or refused it (told on the loop): the ejector may
-        let the next card go, or a controller's DISPENSE leave; the LCD tells of a refusal."""
+        let the next card go, or a controller's DISPENSE leave or its next card; the LCD tells
+        of a refusal."""
         if self.ejector is not None:
             self.ejector.recheck()
         if self._owed is not None and self._owed.refused:
@@ -238,7 +244,8 @@ class LauncherLink:
         """Keep the count left once the motor has stopped for good (no card is on its way
         any more), and close the file and the port."""
         self.keep(launcher)
-        if self.ejector is not None and not isinstance(self.ejector, GpioEjector):
-            self.ejector.close()  # the serial link's port; the GPIO ejector's pins are the board's
+        if self.ejector is not None:
+            # The serial link's port; the GPIO ejector's motor lease (its pins are the board's).
+            self.ejector.close()
         if self._owed is not None:
             self._owed.close()

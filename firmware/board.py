@@ -16,16 +16,27 @@ EMPTY = 17  # hopper switch to ground: closed (low) when the hopper is empty
 UART_ID, UART_TX, UART_RX = 0, 0, 1  # for a link on the UART pins instead of USB
 PWM_FREQ = 20000  # above hearing
 WDT_MS = 2000
-# The RP2040's watchdog scratch registers 0-2 survive a watchdog or soft reset (the SDK
-# uses 4-7): they keep the running dispense so a reset can tell the host what it did.
+# The RP2040's watchdog scratch registers 0-3 survive a watchdog or soft reset (the SDK
+# uses 4-7), not a power-on: they keep the running dispense so a reset can tell the host what
+# it did. 0: MAGIC; 1: the dispense id; 2: its cards counted, and above them the beam's clear
+# edges settled (counted or found no card); 3: the clear edges the interrupt has seen. A clear
+# edge seen and not settled is a card that may have left uncounted (the reset came within the
+# moment the main loop takes, or while it hung with the motor running).
 SCRATCH = 0x40058000 + 0x0C
-MAGIC = 0x464C5431  # "FLT1"
+ID_WORD = SCRATCH + 4
+COUNT_WORD = SCRATCH + 8
+CLEARS_WORD = SCRATCH + 12  # a constant: the interrupt must not allocate one
+MAGIC = 0x464C5432  # "FLT2"
+CLEARS_MASK = 0xFFFF
 EDGES = 32
 
 
 class Board:
-    def __init__(self, machine, ticks_us, ticks_diff, link="usb", baud=115200):
+    def __init__(self, machine, ticks_us, ticks_diff, link="usb", baud=115200, start=0):
+        """`start`: a random 32-bit number naming this start, so that the host tells a RESET
+        resent from the RESET of another start."""
         self._machine = machine
+        self._start = start
         self._ticks_us = ticks_us
         self._ticks_diff = ticks_diff
         self._last = ticks_us()
@@ -40,6 +51,12 @@ class Board:
         self._edge_clear = bytearray(EDGES)
         self._written = 0
         self._taken = 0
+        self._mem = machine.mem32
+        self._clears = 0  # the clear edges the interrupt has seen
+        self._clears_taken = 0  # of those, handed to the launcher
+        self._settled = 0  # of those, counted or found no card
+        self._kept_id = self._kept_counted = 0
+        self._kept = self._take_kept()  # before the interrupt can count an edge
         self._beam.irq(self._edge, pin.IRQ_RISING | pin.IRQ_FALLING, hard=True)
         self.board_id = bytes(machine.unique_id())[:8]
         if link == "uart":
@@ -72,7 +89,10 @@ class Board:
         while self._taken != self._written:
             i = self._taken % EDGES
             when = self._now + self._ticks_diff(self._edge_ticks[i], self._last)
-            out.append((self._edge_clear[i] == 0, when))
+            clear = self._edge_clear[i] == 0
+            out.append((clear, when))
+            if clear:
+                self._clears_taken = (self._clears_taken + 1) & CLEARS_MASK
             self._taken += 1
         return out
 
@@ -83,7 +103,7 @@ class Board:
             write, self.drive, self.beam_clear, self.hopper_empty, self.keep, self.board_id, now
         )
         kept_id, kept_counted = self.kept()
-        launcher.boot(self.reset_cause(), kept_id, kept_counted, now)
+        launcher.boot(self.reset_cause(), kept_id, kept_counted, now, self._start)
         self._wdt = self._machine.WDT(timeout=WDT_MS)
         return launcher
 
@@ -96,6 +116,7 @@ class Board:
         if self.hopper_empty():
             launcher.hopper_emptied(now)
         launcher.poll(now)
+        self._settle(launcher.dispenser.leaving)
         self._wdt.feed()
         return now, launcher.next_due()
 
@@ -107,21 +128,47 @@ class Board:
         return R_WATCHDOG if cause == self._machine.WDT_RESET else R_SOFT
 
     def kept(self):
-        """(id, counted) of the dispense running at the last reset; (0, 0) if none."""
-        mem = self._machine.mem32
-        if mem[SCRATCH] & 0xFFFFFFFF != MAGIC:
-            return 0, 0
-        return mem[SCRATCH + 4] & 0xFFFFFFFF, mem[SCRATCH + 8] & 0xFF
+        """(id, counted) of the dispense running at the last reset; (0, 0) if none. A card
+        that may have left uncounted (a clear edge not settled) is counted: the host then
+        deals a card too few rather than one twice."""
+        return self._kept
 
     def keep(self, ident, counted):
-        mem = self._machine.mem32
-        mem[SCRATCH + 4] = ident
-        mem[SCRATCH + 8] = counted
+        self._kept_id, self._kept_counted = ident, counted
+        mem = self._mem
+        mem[ID_WORD] = ident
+        mem[COUNT_WORD] = counted | self._settled << 8
         mem[SCRATCH] = MAGIC
 
+    def _take_kept(self):
+        mem = self._mem
+        if mem[SCRATCH] & 0xFFFFFFFF != MAGIC:
+            return 0, 0
+        ident = mem[ID_WORD] & 0xFFFFFFFF
+        word = mem[COUNT_WORD] & 0xFFFFFFFF
+        clears = mem[CLEARS_WORD] & CLEARS_MASK
+        unsettled = (clears - (word >> 8)) & CLEARS_MASK
+        counted = min(255, (word & 0xFF) + unsettled)
+        # The interrupt counts on from here; the edges before are in the count now, so a
+        # second reset tells the same.
+        self._clears = self._clears_taken = self._settled = clears
+        self.keep(ident, counted)
+        return ident, counted
+
+    def _settle(self, leaving):
+        # Every clear edge taken is settled, but the one whose card is still to count.
+        settled = (self._clears_taken - (1 if leaving else 0)) & CLEARS_MASK
+        if settled != self._settled:
+            self._settled = settled
+            self._mem[COUNT_WORD] = self._kept_counted | settled << 8
+
     def _edge(self, pin):
-        # Hard interrupt: no allocation here, only stamps into the ring.
+        # Hard interrupt: no allocation here, only stamps into the ring and the scratch word.
         i = self._written % EDGES
         self._edge_ticks[i] = self._ticks_us()
-        self._edge_clear[i] = pin.value()
+        level = pin.value()
+        self._edge_clear[i] = level
         self._written += 1
+        if level == 0:
+            self._clears = (self._clears + 1) & CLEARS_MASK
+            self._mem[CLEARS_WORD] = self._clears

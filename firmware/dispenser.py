@@ -7,6 +7,11 @@ so a flicker inside a card or a glitch shorter than a card never counts. At the 
 the motor stops at once and runs backwards briefly, so the next card does not hang out of the
 slot. No beam edge for the jam time while the motor runs is a jam (or, with the hopper switch
 saying empty, an empty hopper).
+
+A card is let go only once the host has kept the count of the card before it (`keep`): after
+each count the motor runs on for KEPT_WINDOW_US, and stops, before the next card can reach the
+beam, if the host has not kept that count by then; it starts again when the host has. So at a
+power loss at most one card has left that the host's record does not hold.
 """
 
 from .protocol import CARD, DONE, EMPTY, JAM
@@ -18,6 +23,9 @@ SOFT_START_STEP_US = 40000
 RETRACT_DUTY = 700
 RETRACT_US = 60000
 JAM_US = 800000
+# How long the motor runs on after a count for the host to keep it: well under the shortest
+# travel of a fresh card to the beam (about 80 ms at full speed).
+KEPT_WINDOW_US = 40000
 
 IDLE = 0
 RUNNING = 1
@@ -51,6 +59,9 @@ class Dispenser:
         self._blocked_at = None  # when the card now in the beam started blocking it
         self._cleared_at = None  # a card that cleared the beam, not counted yet
         self._stuck = False  # a jam stopped the motor with a card in the beam
+        self.kept = 0  # the count the host has kept: the card after it may leave
+        self.held = False  # the motor waits for the host to keep the last count
+        self._hold_at = None
         self._step = 0
         self._ramp_at = None
         self._count_at = None
@@ -62,6 +73,8 @@ class Dispenser:
         self.asked, self.counted = count, 0
         self._stuck = False
         self._cleared_at = self._count_at = None
+        # The host keeps a dispense before it sends it: the first card may leave at once.
+        self.kept = 0
         if self._hopper_empty():
             self.state = RUNNING
             self._halt(EMPTY, now)
@@ -71,10 +84,23 @@ class Dispenser:
         # of it is still to pass.
         self._blocked_at = None if self._beam_clear() else now - MIN_CARD_US
         self._retract_until = None
-        self._step = 0
-        self._drive(SOFT_START[0])
-        self._ramp_at = now + SOFT_START_STEP_US
-        self._jam_at = now + self.jam_us
+        self._run(now)
+
+    def keep(self, counted, now):
+        """The host has kept `counted` cards of this dispense on its record."""
+        if self.state != RUNNING or counted <= self.kept:
+            return
+        self.kept = counted
+        if self.kept < self.counted:
+            return
+        self._hold_at = None
+        if self.held:
+            self._run(now)
+
+    @property
+    def leaving(self):
+        """A card has cleared the beam and is not counted yet: it may have left."""
+        return self._cleared_at is not None
 
     def stop(self, reason, now):
         """Stop the motor now; a running dispense ends, reported as `reason`."""
@@ -97,11 +123,14 @@ class Dispenser:
 
     def beam(self, clear, t):
         """A beam edge at time `t`: `clear` False as a card starts blocking it."""
+        # A card whose clear beam was due to count before this edge counts first, however
+        # late the edge is handed on.
+        self._count_due(t)
         if self.state != RUNNING and not self._stuck:
             # The retract may pull a card back through the beam, and a hand clearing a jam
             # may cross it: neither is a card out.
             return
-        if self.state == RUNNING:
+        if self.state == RUNNING and not self.held:
             self._jam_at = t + self.jam_us
         if not clear:
             if self._cleared_at is not None:
@@ -123,11 +152,19 @@ class Dispenser:
 
     def next_due(self):
         """The earliest time `poll` has something to do, or None."""
-        return earliest((self._ramp_at, self._count_at, self._jam_at, self._retract_until))
+        return earliest(
+            (self._ramp_at, self._count_at, self._hold_at, self._jam_at, self._retract_until)
+        )
 
     def poll(self, now):
-        """Do what is due by `now`: the next soft-start step, a count, a jam, a retract's end."""
+        """Do what is due by `now`: the next soft-start step, a count, a hold, a jam, a
+        retract's end."""
         self._count_due(now)
+        if self._hold_at is not None and now >= self._hold_at:
+            # The host has not kept the last count: the next card must not reach the beam.
+            self._hold_at = self._ramp_at = self._jam_at = None
+            self.held = True
+            self._drive(0)
         if self._ramp_at is not None and now >= self._ramp_at:
             self._step += 1
             self._drive(SOFT_START[self._step])
@@ -141,9 +178,17 @@ class Dispenser:
 
     # -- inside
 
+    def _run(self, now):
+        self.held = False
+        self._step = 0
+        self._drive(SOFT_START[0])
+        self._ramp_at = now + SOFT_START_STEP_US
+        self._jam_at = now + self.jam_us
+
     def _count_due(self, now, force=False):
         if self._cleared_at is None or not (force or now >= self._count_at):
             return
+        cleared = self._cleared_at
         self._cleared_at = self._count_at = None
         if self.counted >= self.asked:
             return
@@ -157,6 +202,8 @@ class Dispenser:
             self.state = IDLE
             if not fault:  # never move the roller while a hand clears the slot
                 self.retract(now)
+        elif self.state == RUNNING and self.kept < self.counted and self._hold_at is None:
+            self._hold_at = cleared + KEPT_WINDOW_US
         self._report(CARD, self.counted)
         if done:
             self._report(DONE, self.counted)
@@ -172,4 +219,6 @@ class Dispenser:
 
     def _motor_off(self):
         self._ramp_at = self._count_at = self._jam_at = self._retract_until = None
+        self._hold_at = None
+        self.held = False
         self._drive(0)

@@ -1,15 +1,16 @@
 """The launcher controller: commands from the host in, the dispenser's events out.
 
 A dispense whose id was seen recently is answered from memory and never moves the motor
-again. No good frame from the host for HOST_TIMEOUT_US stops the motor ("host lost"): the
-running dispense ends there and the host asks for the rest under a new id.
+again. A card is let go only once the host has kept the count of the one before it (KEPT). No
+good frame from the host for HOST_TIMEOUT_US stops the motor ("host lost"): the running
+dispense ends there and the host asks for the rest under a new id.
 """
 
 from . import protocol as p
 from .dispenser import IDLE, Dispenser, earliest
 from .link import Link
 
-FIRMWARE_VERSION = (1, 0, 0)
+FIRMWARE_VERSION = (2, 0, 0)
 HOST_TIMEOUT_US = 2000000
 MEMORY = 16  # dispense ids remembered with how they ended
 
@@ -34,12 +35,30 @@ class Launcher:
         self._heard = now
         self._now = now  # the time of what is being handled, for the events it sends
 
-    def boot(self, cause, kept_id, kept_counted, now):
-        """Say that the firmware (re)started, and what the dispense running then had done."""
+    def boot(self, cause, kept_id, kept_counted, now, start=0):
+        """Say that the firmware (re)started, and what the dispense it started last had done
+        (RESET), and name this start (START, `start` a random number)."""
         if kept_id:
             # The host may still resend it: it must be answered, not dispensed again.
             self._remember([kept_id, p.STOPPED, kept_counted])
-        self._link.send(p.RESET, p.pack(p.RESET_FORMAT, cause, kept_id, kept_counted), now)
+        reset = p.pack(p.RESET_FORMAT, cause, kept_id, kept_counted)
+        named = p.pack(p.START_FORMAT, start)
+        link = self._link
+        link.send(p.RESET, reset, now)
+        link.send(p.START, named, now)
+
+        def welcomed(kind, payload):
+            # Until the host welcomes this start, what it sends was meant for the launcher
+            # before the reset (a DISPENSE resent would start again from nothing).
+            if kind == p.WELCOME and payload == named:
+                return True
+            if not (link.pending(p.RESET) or link.pending(p.START)):
+                # A host that has not heard of this start (it came after): tell it again.
+                link.send(p.RESET, reset, self._now)
+                link.send(p.START, named, self._now)
+            return False
+
+        link.barrier = welcomed
         self._send_info(now)
 
     @property
@@ -89,6 +108,14 @@ class Launcher:
         elif kind == p.DISPENSE:
             ident, count = p.unpack(p.ID_COUNT, payload)
             self._dispense(ident, count, now)
+        elif kind == p.WELCOME:
+            pass  # it has done its work in the link: frames are taken from here on
+        elif kind == p.KEPT:
+            ident, counted = p.unpack(p.ID_PROGRESS, payload)
+            entry = self._current
+            # Only the running dispense waits for it; a late one about another is no news.
+            if entry is not None and entry[0] == ident and entry[1] is None:
+                self.dispenser.keep(counted, now)
         elif kind == p.RETRACT:
             if self.dispenser.state == IDLE:
                 self.dispenser.retract(now)

@@ -5,6 +5,7 @@ wakes every millisecond while the motor runs, so a card is counted within a mill
 two of leaving the beam (the beam's edges are stamped in the interrupt, to the microsecond).
 """
 
+import os
 import select
 import sys
 import time
@@ -27,7 +28,9 @@ INTERRUPT = b"\r\x03"
 
 
 def run():
-    board = Board(machine, time.ticks_us, time.ticks_diff, link=LINK, baud=BAUD)
+    # From the RP2040's ring oscillator: another number at each start.
+    start = int.from_bytes(os.urandom(4), "big")
+    board = Board(machine, time.ticks_us, time.ticks_diff, link=LINK, baud=BAUD, start=start)
     if board.port is None:
         # On USB the REPL's stream is the link: a 0x03 in a frame is data, not Ctrl-C.
         micropython.kbd_intr(-1)

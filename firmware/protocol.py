@@ -2,7 +2,7 @@
 
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 # Link
 ACK = 0x01
@@ -13,6 +13,8 @@ RETRACT = 0x12
 STATUS = 0x13
 STOP = 0x14
 SET = 0x15
+KEPT = 0x16
+WELCOME = 0x17
 # Launcher -> host
 INFO = 0x20
 RESET = 0x21
@@ -23,6 +25,7 @@ EMPTY = 0x25
 HOST_LOST = 0x26
 STOPPED = 0x27
 STATE = 0x28
+START = 0x29
 ERROR = 0x2F
 
 # The events that end a dispense (and CARD, on the way), each as (id, counted).
@@ -61,8 +64,11 @@ SIZES = {
     STATUS: 0,
     STOP: 0,
     SET: 3,
+    KEPT: 5,
+    WELCOME: 4,
     INFO: 12,
     RESET: 6,
+    START: 4,
     CARD: 5,
     DONE: 5,
     JAM: 5,
@@ -73,11 +79,13 @@ SIZES = {
     ERROR: 2,
 }
 
-ID_PROGRESS = ">IB"  # dispense id, cards counted (CARD, DONE, JAM, EMPTY, HOST_LOST, STOPPED)
+# dispense id, cards counted (CARD, DONE, JAM, EMPTY, HOST_LOST, STOPPED; and KEPT)
+ID_PROGRESS = ">IB"
 ID_COUNT = ">IB"  # DISPENSE: dispense id, cards asked for (1-255)
+START_FORMAT = ">I"  # START, WELCOME: a random number naming one start of the launcher
 SET_FORMAT = ">BH"  # parameter, value
 INFO_FORMAT = ">BBBB8s"  # protocol version, firmware major, minor, patch, board id
-RESET_FORMAT = ">BIB"  # cause, id of the dispense running at the reset (0: none), counted
+RESET_FORMAT = ">BIB"  # cause, id of the dispense started last (0: none), counted
 STATE_FORMAT = ">BIBBBB"  # state, id, counted, asked, hopper empty, beam clear
 ERROR_FORMAT = ">BB"  # code, the type of the frame refused
 

@@ -18,6 +18,14 @@ class Dispense:
     asked: int
     seen: int = 0
     restored: bool = False  # sent by a daemon before this one: it may have dealt unheard
+    # The most cards the controller may have been let past: 0 once the DISPENSE has left (its
+    # first card needs no word), the count of each KEPT sent after; None before it left.
+    let_past: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.restored:
+            # The daemon before this one may have sent KEPT for every card its record held.
+            self.let_past = self.seen
 
     @property
     def record(self) -> Sent:
@@ -25,14 +33,20 @@ class Dispense:
 
 
 def counted_at_reset(during: Dispense | None, kept_id: int, kept_counted: int) -> int | None:
-    """The cards the dispense running at a controller's reset dealt, or None when the
-    controller never started it (the same id is then asked again)."""
+    """The cards the dispense running at a controller's reset dealt, or None when it cannot
+    have dealt any (it is then asked for as it is).
+
+    The controller keeps the dispense it started last across a watchdog or soft reset, with
+    its count and a card that may have left uncounted. Kept: that count. Another one kept:
+    this one never started (it would have been kept in its place). None kept: the power went
+    since, and the count with it; the controller let a card go only once it was told the
+    count of the one before was kept (KEPT), so at most the card after the count it was last
+    let past can have left unheard, and it is counted as dealt, whether it left or not
+    (docs/state.md). A dispense that never left this daemon cannot have dealt any."""
     if during is None:
         return None
     if kept_id == during.id:
-        return kept_counted  # it had started this one: it kept the count
-    if during.restored:
-        # A daemon before this one sent it and the controller forgot it: one card counts as
-        # dealt, as on the Pi's own launcher (docs/state.md).
-        return during.seen + 1
-    return None
+        return min(kept_counted, during.asked)
+    if kept_id != 0 or during.let_past is None:
+        return None
+    return min(max(during.seen, during.let_past + 1), during.asked)

@@ -6,8 +6,10 @@ Pico: it asks for cards under dispense ids and turns the controller's counts int
 said the old one ended. Until then the same id is asked again — after a reconnect, a
 controller reset, a lost frame, a restart of the daemon (the id is kept with the cards owed
 before it is sent) — and the controller answers it from memory, so a card is never asked for
-twice. While the port is gone it is opened again (hardware.serial_line);
-cards asked for meanwhile wait as owed.
+twice. After each card the controller waits, before the next can leave, until the host says
+its record holds the count (KEPT): a controller that loses its power and forgets the dispense
+can have dealt at most one card the record does not hold. While the port is gone it is opened
+again (hardware.serial_line); cards asked for meanwhile wait as owed.
 
 The frames, acknowledgements and resending are the firmware's own pure modules (firmware/),
 run here under CPython: one implementation of the protocol, checked on both interpreters.
@@ -42,7 +44,9 @@ class SerialEjector:
 
     `on_link(up)` tells when the link comes and goes (for the LCD). `keep_sent(sent)` is
     asked before each new dispense leaves whether the record holds it (write-ahead); while
-    not, the DISPENSE waits for `recheck`."""
+    not, the DISPENSE waits for `recheck`. `kept(sent)` tells whether the record holds the
+    dispense with its cards counted so far: only then is the controller told (KEPT) that the
+    next card may leave, at once or at a `recheck`."""
 
     def __init__(
         self,
@@ -55,6 +59,7 @@ class SerialEjector:
         first_id: int | None = None,
         jam_time: float = DEFAULT_JAM_TIME,
         keep_sent: Callable[[Sent], bool] = lambda sent: True,
+        kept: Callable[[Sent], bool] = lambda sent: True,
     ) -> None:
         self.port = port
         self.baud = baud
@@ -62,17 +67,21 @@ class SerialEjector:
         self._report = on_report
         self._on_link = on_link
         self._keep_sent = keep_sent
+        self._kept = kept
         # Random, so that a restarted daemon never reuses an id the controller remembers.
         self._next_id = first_id or random.SystemRandom().randrange(1, 2**32)
         self.owed = 0
         self.fault: str | None = None
         self._jam_time = jam_time
         self.link_up = False
-        self.firmware: str | None = None  # "1.0.0", from the controller's INFO
+        self.firmware: str | None = None  # "2.0.0", from the controller's INFO
         self.refused: str | None = None  # why the controller cannot be used, if so
         self.resets = 0
         self._current: Dispense | None = None
         self._asked_for: int | None = None  # the id of the DISPENSE sent on this connection
+        self._told: Sent | None = None  # the dispense last told kept (KEPT) on this connection
+        self._start: int | None = None  # the number of the controller's start last heard of
+        self._reset_news: tuple[int, int, int] | None = None  # its last RESET, until its START
         self._stopping = False
         self._recent: list[Dispense] = []
         self._link: Link | None = None
@@ -99,8 +108,10 @@ class SerialEjector:
         self._current = Dispense(*sent, restored=True)
 
     def recheck(self) -> None:
-        """The record was written: a dispense waiting for it may go."""
+        """The record was written: a dispense waiting for it may go, and the controller may
+        hear that the cards counted are kept."""
         self._next()
+        self._tell_kept()
 
     @property
     def connected(self) -> bool:
@@ -180,7 +191,7 @@ class SerialEjector:
 
     def _connected(self, write: Callable[[bytes], None]) -> None:
         self._link = Link(write)
-        self._asked_for = None
+        self._asked_for = self._told = None
         self.firmware = None  # until this connection's INFO: it may be another board now
         self._send(p.HELLO, bytes((p.PROTOCOL_VERSION,)))
         self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
@@ -246,8 +257,9 @@ class SerialEjector:
                 self._message(kind, payload)
             except Exception:  # a message we cannot use must not take the table down
                 log.exception("launcher controller message %#04x %s", kind, payload.hex())
-        if self.refused is None and self.firmware is not None:
+        if self.refused is None and self.firmware is not None and not self.link_up:
             self._set_link(True)
+            self._next()  # cards asked for while the controller was silent
         self._arm_resend()
         self._news.set()
 
@@ -269,13 +281,35 @@ class SerialEjector:
             self._send_jam_time()
             self._next()
         elif kind == p.RESET:
-            self._controller_reset(*p.unpack(p.RESET_FORMAT, payload))
+            self._reset_news = p.unpack(p.RESET_FORMAT, payload)  # judged at its START
+            # Nothing is asked of it until its INFO: what went before this start's welcome
+            # would only be forgotten, and could not be told from what it took before.
+            self.firmware = None
+        elif kind == p.START:
+            (start,) = p.unpack(p.START_FORMAT, payload)
+            self._controller_started(start)
         elif kind in p.PROGRESS:
             self._progress(kind, *p.unpack(p.ID_PROGRESS, payload))
         elif kind == p.ERROR:
             self._error(*p.unpack(p.ERROR_FORMAT, payload))
 
-    def _controller_reset(self, cause: int, kept_id: int, kept_counted: int) -> None:
+    def _controller_started(self, start: int) -> None:
+        # It takes nothing until this start is welcomed, and what it has not acknowledged was
+        # meant for it before (a DISPENSE it would take as new): the welcome goes first, then
+        # what is still meant, anew.
+        if self._link is not None:
+            self._link.forget()
+        self._send(p.WELCOME, p.pack(p.START_FORMAT, start))
+        self._asked_for = self._told = None
+        self._send_jam_time()
+        news, self._reset_news = self._reset_news, None
+        if start != self._start:  # else the same start told again (an ACK lost, a new port)
+            self._start = start
+            # Without its RESET's news, nothing is known from before it: as after a power-on.
+            self._judge_reset(*(news or (p.R_POWER_ON, 0, 0)))
+        self._next()
+
+    def _judge_reset(self, cause: int, kept_id: int, kept_counted: int) -> None:
         self.resets += 1
         during = self._current
         # A board switched on while nothing ran is news, not trouble.
@@ -286,7 +320,6 @@ class SerialEjector:
             RESET_CAUSES.get(cause, f"cause {cause}"),
             f" during dispense {during.id:#010x}" if during else "",
         )
-        self._asked_for = None
         counted = counted_at_reset(during, kept_id, kept_counted)
         if during is not None and counted is not None:
             # Its cards are counted; the rest goes under a new id.
@@ -304,7 +337,10 @@ class SerialEjector:
             self._report(CardOut(self._clock.now(), self.owed))
             if self.owed == 0:
                 self._report(Halted("done", self._clock.now(), 0))
-        if kind == p.CARD or dispense is not self._current:
+        if dispense is not self._current:
+            return
+        if kind == p.CARD:
+            self._tell_kept()
             return
         self._current = None
         self._recent = [dispense, *self._recent][:RECENT]
@@ -331,8 +367,10 @@ class SerialEjector:
         self._send(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, ms))
 
     def _next(self) -> None:
-        """Ask for what is owed, if nothing else is on its way and nothing holds it back."""
-        if self._link is None or self.firmware is None or self.refused is not None:
+        """Ask for what is owed, if nothing else is on its way and nothing holds it back.
+        Nothing is asked of a controller that has fallen silent: should it come back from a
+        power-on, a DISPENSE sent meanwhile would cost a card (it may have taken it)."""
+        if self._link is None or not self.link_up or self.firmware is None or self.refused:
             return
         held = self.owed <= 0 or self.fault is not None or self._stopping
         if held and (self._current is None or self._current.restored):
@@ -340,7 +378,21 @@ class SerialEjector:
         if self._current is None:
             self._current = Dispense(self._next_id, min(self.owed, 255))
             self._next_id = self._next_id % (2**32 - 1) + 1
-        if self._asked_for != self._current.id and self._keep_sent(self._current.record):
-            self._asked_for = self._current.id
-            payload = p.pack(p.ID_COUNT, self._current.id, self._current.asked)
-            self._send(p.DISPENSE, payload)
+        current = self._current
+        if self._asked_for != current.id and self._keep_sent(current.record):
+            self._asked_for = current.id
+            if current.let_past is None:
+                current.let_past = 0  # from here on its first card may leave
+            self._send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
+
+    def _tell_kept(self) -> None:
+        """Tell the controller that the record holds the cards heard of the dispense it runs,
+        so that the next may leave; only once the record does (it waits for `recheck`)."""
+        current = self._current
+        if current is None or self._asked_for != current.id or self._told == current.record:
+            return
+        if not 0 < current.seen < current.asked or not self._kept(current.record):
+            return
+        self._told = current.record
+        current.let_past = max(current.let_past or 0, current.seen)
+        self._send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))

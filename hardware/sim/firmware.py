@@ -4,7 +4,10 @@ The firmware's own `Board` and `Launcher` run on stand-ins for `machine` (hardwa
 whose pins are the model's motor, beam and hopper switch, and whose UART is a file descriptor
 (a pseudo-terminal). The Pico's blocking main loop becomes callbacks on the asyncio loop: bytes
 when the descriptor is readable, beam interrupts as they happen, and a timer at the time the
-firmware says it next has something to do. `reset` restarts the firmware as a watchdog would.
+firmware says it next has something to do. `reset` restarts the firmware as a watchdog would,
+or as a power-on does (the scratch registers lost). The beam's interrupt stamps each edge with
+the model's time of that edge, as the Pico's does, so a process that runs late (a busy
+machine, a stalled loop) hands the firmware late edges, never wrong ones.
 With a `jam_rate`, a card sticks in the slot now and then; a hand clears it a moment after
 the motor has stopped for it, and the firmware goes on when the host says OK.
 """
@@ -19,7 +22,7 @@ from firmware.board import BEAM, EMPTY, MOTOR_BACKWARD, MOTOR_FORWARD, Board
 
 from ..clock import Clock, Timer
 from .launcher import LauncherModel
-from .machine import WDT_RESET, SimMachine
+from .machine import PWRON_RESET, WDT_RESET, Scratch, SimMachine
 from .pins import SimFactory
 
 log = logging.getLogger(__name__)
@@ -59,6 +62,9 @@ class FirmwareSim:
         )
         board_id = bytes(self.rng.randrange(256) for _ in range(8))
         self.machine = SimMachine(self.factory, fd, board_id=board_id, on_irq=self._soon)
+        # Each start is named by a random number, as the Pico's ring oscillator gives it;
+        # drawn apart from the mechanics, so a start changes no card's travel.
+        self._starts = random.Random(board_id)
         self._timer: Timer | None = None
         self._pending = False
         self.jam_rate = jam_rate
@@ -70,17 +76,21 @@ class FirmwareSim:
         self._boot()
 
     def _boot(self) -> None:
-        self.board = Board(self.machine, self._ticks_us, _ticks_diff, link="uart")
+        start = self._starts.getrandbits(32)
+        self.board = Board(self.machine, self._ticks_us, _ticks_diff, link="uart", start=start)
         self.launcher = self.board.start(self.board.port.write)
         self._loop.add_reader(self._fd, self._readable)
         self._service()
 
     def reset(self, cause: int = WDT_RESET) -> None:
         """The firmware starts over, as after its watchdog fired: the motor stops at once and
-        everything but the scratch registers is forgotten."""
+        everything but the scratch registers is forgotten. With `PWRON_RESET` the power went
+        and came back: the scratch registers are lost too."""
         self.resets += 1
         self._halt()
         self.machine.cause = cause
+        if cause == PWRON_RESET:
+            self.machine.mem32 = Scratch()
         self._boot()
 
     def close(self) -> None:
@@ -103,8 +113,11 @@ class FirmwareSim:
         self.board.drive(0)
 
     def _ticks_us(self) -> int:
-        # MicroPython's ticks wrap, on the RP2040 at 2**30 microseconds (18 minutes).
-        return round(self._clock.now() * 1_000_000) & TICKS_MASK
+        # In an edge's interrupt, the edge's own time; MicroPython's ticks wrap, on the RP2040
+        # at 2**30 microseconds (18 minutes).
+        edge = self.machine.interrupt_time
+        now = self._clock.now() if edge is None else edge
+        return round(now * 1_000_000) & TICKS_MASK
 
     def _readable(self) -> None:
         data = self.board.port.read()

@@ -4,7 +4,8 @@ Each card's feed takes about one cycle of roller travel: the roller pushes the b
 of the hopper towards the mouth, its front reaches the beam, and when its back end clears the
 beam the card has left. Time only moves with the clock, and the next beam edge is a timer that is
 moved whenever the motor, a fault or the hopper changes, so any pattern of motor changes is
-followed exactly.
+followed exactly. A timer that fires late (a busy process) changes nothing: the card is carried
+through every edge it passed meanwhile, and each edge reaches the pin with its own time.
 """
 
 from __future__ import annotations
@@ -43,10 +44,14 @@ class GroundingPin(SimPin):
 
     @grounded.setter
     def grounded(self, value: bool) -> None:
+        self.ground(value)
+
+    def ground(self, value: bool, at: float | None = None) -> None:
+        """Pull the line to ground, or let it go, from `at` (an edge's own time) or now."""
         if value:
-            self.drive_low()
+            self.drive_low(at)
         else:
-            self.release()
+            self.release(at)
 
 
 class LauncherModel:
@@ -167,8 +172,8 @@ class LauncherModel:
         """The receiver misses the light for `duration` seconds (motor noise, a speck of dust)."""
         if duration <= 0:
             raise ValueError("a glitch lasts some time")
-        self._glitch_until = max(self._glitch_until, self._clock.now() + duration)
-        self._clock.call_at(self._glitch_until, self._drive_lines)
+        until = self._glitch_until = max(self._glitch_until, self._clock.now() + duration)
+        self._clock.call_at(until, lambda: self._drive_lines(until))
         self._drive_lines()
 
     def close(self) -> None:
@@ -221,8 +226,9 @@ class LauncherModel:
             self._reach(mark)
             self._rate = self._card_rate()
             # Driving the beam may re-enter (the daemon stops the motor on the edge); all
-            # state is settled before it, and the loop re-reads it after.
-            self._drive_lines()
+            # state is settled before it, and the loop re-reads it after. The edge is stamped
+            # with the moment the card got there, not the moment this pass runs.
+            self._drive_lines(self._since)
         self._phase += self._rate * (now - self._since)
         self._since = now
         self._rate = self._card_rate()
@@ -250,13 +256,15 @@ class LauncherModel:
             when = self._since + (mark - self._phase) / self._rate
             self._timer = self._clock.call_at(when, self._update)
 
-    def _drive_lines(self) -> None:
+    def _drive_lines(self, at: float | None = None) -> None:
+        """Set the beam and switch lines as they are at `at` (a past edge's time) or now."""
         if self._closed:
             return
-        glitching = self._clock.now() < self._glitch_until
-        self._beam.grounded = not (self._in_beam or glitching)
+        when = self._clock.now() if at is None else at
+        glitching = when < self._glitch_until
+        self._beam.ground(not (self._in_beam or glitching), at)
         if self._switch is not None:
-            self._switch.grounded = not self.cards_left
+            self._switch.ground(not self.cards_left, at)
 
     def _motor_changed(self, _value: float) -> None:
         self._update()

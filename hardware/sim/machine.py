@@ -4,7 +4,11 @@ Each is the small part of the real one that `firmware/board.py` uses, acting on 
 pins: `Pin` (input with pull-up and an edge interrupt), `PWM` (duty on an output pin, which
 the launcher model reads as motor drive), `UART` (a file descriptor: a pseudo-terminal),
 `WDT`, `unique_id`, `reset_cause` and `mem32` (the watchdog scratch registers, which keep
-their words across a reset, as the RP2040's do).
+their words across a reset, as the RP2040's do, and lose them at a power-on).
+
+An edge interrupt runs while the line's edge is the time: `interrupt_time` is the model's time
+of the edge (the time the interrupt's `ticks_us` gives, as on the Pico, where the interrupt
+runs within microseconds of the edge), however late this process got round to it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from .pins import SimFactory, SimPin
 
 PWRON_RESET = 1
 WDT_RESET = 3
+SOFT_RESET = 5
 
 
 class Scratch(dict[int, int]):
@@ -34,6 +39,7 @@ class SimMachine:
 
     PWRON_RESET = PWRON_RESET
     WDT_RESET = WDT_RESET
+    SOFT_RESET = SOFT_RESET
 
     def __init__(
         self,
@@ -50,6 +56,7 @@ class SimMachine:
         self.cause = PWRON_RESET
         self.mem32 = Scratch()
         self.feeds = 0
+        self.interrupt_time: float | None = None  # the edge's time, while its handler runs
         machine = self
 
         class BoundPin(Pin):
@@ -99,10 +106,15 @@ class Pin:
         # SimPin's own code sets this to None when it closes, which is all mypy sees of it.
         self.sim.when_changed = self._changed  # type: ignore[assignment]
 
-    def _changed(self, _ticks: float, _state: bool) -> None:
+    def _changed(self, ticks: float, _state: bool) -> None:
         if self._handler is not None:
-            self._handler(self)
-            self._machine.on_irq()
+            machine = self._machine
+            machine.interrupt_time = ticks
+            try:
+                self._handler(self)
+            finally:
+                machine.interrupt_time = None
+            machine.on_irq()
 
 
 class PWM:

@@ -5,7 +5,9 @@
 that fills in the backend hooks every gpiozero pin has (`_get_*`/`_set_*`, event detection,
 `_call_when_changed`) with a state of its own, so it relies on nothing private of the mock
 pin, and stamps every edge with the factory's `Clock`: an edge driven at virtual time t
-reaches the game as t. Every pin can do PWM, as the lights, the buzzer and the motor need.
+reaches the game as t. A model that works out an edge after the fact (a loop pass that came
+late) gives the edge's own time, as the kernel's timestamp or an interrupt would. Every pin can
+do PWM, as the lights, the buzzer and the motor need.
 Output pins tell `listeners` when they change (the launcher model watches its motor so).
 """
 
@@ -50,23 +52,25 @@ class SimPin(MockPWMPin):
 
     # -- what outside the board does to an input ----------------------------------------
 
-    def drive_high(self) -> None:
-        self._drive(True)
+    def drive_high(self, at: float | None = None) -> None:
+        """Hold the line high (from `at`, an edge's own time, if not now)."""
+        self._drive(True, at)
 
-    def drive_low(self) -> None:
-        self._drive(False)
+    def drive_low(self, at: float | None = None) -> None:
+        """Hold the line low (from `at`, an edge's own time, if not now)."""
+        self._drive(False, at)
 
-    def release(self) -> None:
+    def release(self, at: float | None = None) -> None:
         """Let go of the line: its pull decides again (an open line with no pull reads high)."""
         self.driven = None
         if self._function == "input":
-            self._change(0.0 if self._pull == "down" else 1.0)
+            self._change(0.0 if self._pull == "down" else 1.0, at)
 
-    def _drive(self, high: bool) -> None:
+    def _drive(self, high: bool, at: float | None) -> None:
         if self._function != "input":
             raise PinSetInput(f"{self!r} is an output: it cannot be driven from outside")
         self.driven = high
-        self._change(1.0 if high else 0.0)
+        self._change(1.0 if high else 0.0, at)
 
     def clear_states(self) -> None:
         self._last_change = self._clock.now()
@@ -155,10 +159,13 @@ class SimPin(MockPWMPin):
         elif self._pull != "floating":
             self._change(1.0 if self._pull == "up" else 0.0)
 
-    def _change(self, level: float) -> None:
+    def _change(self, level: float, at: float | None = None) -> None:
         if level == self._level:
             return
         now = self._clock.now()
+        if at is not None:
+            # An edge is never stamped ahead of the clock, nor before the pin's last change.
+            now = max(min(at, now), self._last_change)
         self._level = level
         self.states.append(PinState(now - self._last_change, level))
         self._last_change = now

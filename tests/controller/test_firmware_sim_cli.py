@@ -37,7 +37,7 @@ def test_firmware_sim_prints_its_port_first_and_answers_hello_there():
                         line.write(encode(0, p.ACK, bytes((seq,))))
         info = next(payload for _, kind, payload in frames if kind == p.INFO)
         version, major, _minor, _patch, _board = p.unpack(p.INFO_FORMAT, info)
-        assert (version, major) == (p.PROTOCOL_VERSION, 1)
+        assert (version, major) == (p.PROTOCOL_VERSION, 2)
     finally:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)

@@ -65,15 +65,26 @@ class Mechanics:
             self.log.append(["drive", duty])
 
 
-def dispenser_run(asked, jam_after=None, glitch=False):
+def dispenser_run(asked, jam_after=None, glitch=False, keep_after=0):
+    """The dispenser on a roller that feeds a card every 125 ms; the host keeps each count
+    `keep_after` microseconds after it (None: never)."""
     m = Mechanics()
     reports = []
-    d = Dispenser(m.drive, lambda: m.clear, lambda: m.empty, lambda k, c: reports.append([k, c]))
+    keeps = []  # [when, counted] the host will keep
+
+    def report(kind, counted):
+        reports.append([kind, counted])
+        if kind == p.CARD and keep_after is not None:
+            keeps.append([now + keep_after, counted])
+
+    d = Dispenser(m.drive, lambda: m.clear, lambda: m.empty, report)
     now = 0
     d.start(asked, now)
     cards = 0
     while now < 5000000:
         now += 1000
+        while keeps and keeps[0][0] <= now:
+            d.keep(keeps.pop(0)[1], now)
         if m.duty > 200 and jam_after != cards:
             phase = now % 125000
             if phase == 60000 and m.clear:
@@ -87,7 +98,7 @@ def dispenser_run(asked, jam_after=None, glitch=False):
                 d.beam(False, now)
                 d.beam(True, now + 1000)
         d.poll(now)
-        if d.next_due() is None and m.duty == 0:
+        if d.next_due() is None and m.duty == 0 and not keeps:
             break
     return {"reports": reports, "log": m.log, "cards": cards, "end": now}
 
@@ -116,11 +127,13 @@ def launcher_run():
                 if kind != p.ACK:
                     launcher.receive(encode(0, p.ACK, bytes([seq])), now)
 
-    launcher.boot(p.R_WATCHDOG, 76, 1, 0)
+    launcher.boot(p.R_WATCHDOG, 76, 1, 0, 0x5EED)
     listen(0)
+    launcher.receive(encode(100, p.WELCOME, p.pack(p.START_FORMAT, 0x5EED)), 500)
+    listen(500)
     now = 1000
     for seq, kind, payload in (
-        (1, p.HELLO, bytes([1])),
+        (1, p.HELLO, bytes([p.PROTOCOL_VERSION])),
         (2, p.DISPENSE, p.pack(p.ID_COUNT, 77, 2)),
         (2, p.DISPENSE, p.pack(p.ID_COUNT, 77, 2)),  # the same frame again: a duplicate
         (3, p.DISPENSE, p.pack(p.ID_COUNT, 77, 2)),  # the same id again: from memory
@@ -133,6 +146,7 @@ def launcher_run():
         (10, p.STATUS, b""),
         (11, p.STOP, b""),
         (12, p.DISPENSE, p.pack(p.ID_COUNT, 77, 2)),  # stopped: still answered from memory
+        (13, p.KEPT, p.pack(p.ID_PROGRESS, 77, 1)),  # about a dispense that ended: no news
     ):
         launcher.receive(encode(seq, kind, payload), now)
         listen(now)
@@ -142,6 +156,39 @@ def launcher_run():
     return {"heard": heard, "drive": m.log, "kept": kept, "due": due, "lost": launcher.host_lost}
 
 
+def start_run():
+    """A launcher just started: frames that come before the host has welcomed this start are
+    neither acknowledged nor taken (they were sent to it before the reset); each one tells the
+    host of the start again, unless that is on its way already."""
+    line = []
+    m = Mechanics()
+    launcher = Launcher(line.append, m.drive, lambda: m.clear, lambda: m.empty,
+                        lambda i, c: None, b"\x01" * 8, 0)  # fmt: skip
+    launcher.boot(p.R_POWER_ON, 0, 0, 0, 7)
+    decoder = Decoder()
+    steps = []
+
+    def heard():
+        out = [[kind, payload.hex()] for _, kind, payload in decoder.feed(b"".join(line))]
+        line.clear()
+        return out
+
+    def host(seq, kind, payload, now):
+        launcher.receive(encode(seq, kind, payload), now)
+        steps.append(heard())
+
+    dispense = p.pack(p.ID_COUNT, 90, 3)
+    steps.append(heard())  # RESET
+    host(5, p.DISPENSE, dispense, 1000)  # before it heard of the start: dropped
+    host(0, p.ACK, bytes([1]), 2000)  # RESET has arrived: START follows
+    host(0, p.ACK, bytes([2]), 2500)  # START has arrived: INFO follows
+    host(5, p.DISPENSE, dispense, 3000)  # still not welcomed: dropped, the start told again
+    host(0, p.ACK, bytes([3]), 3500)  # INFO has arrived
+    host(6, p.WELCOME, p.pack(p.START_FORMAT, 7), 4000)
+    host(5, p.DISPENSE, dispense, 5000)  # sent anew: taken
+    return {"steps": steps, "drive": m.log}
+
+
 print(
     json.dumps(
         {
@@ -149,7 +196,10 @@ print(
             "dispense3": dispenser_run(3),
             "glitches": dispenser_run(2, glitch=True),
             "jam": dispenser_run(4, jam_after=1),
+            "kept_late": dispenser_run(2, keep_after=100000),
+            "never_kept": dispenser_run(3, keep_after=None),
             "launcher": launcher_run(),
+            "start": start_run(),
         }
     )
 )

@@ -60,7 +60,8 @@ def micropython() -> dict:
 
 def test_micropython_gives_the_same_results_as_cpython(cpython, micropython):
     assert micropython["vectors"] == cpython["vectors"]
-    for run in ("dispense3", "glitches", "jam", "launcher"):
+    runs = ("dispense3", "glitches", "jam", "kept_late", "never_kept", "launcher", "start")
+    for run in runs:
         assert micropython[run] == cpython[run], run
 
 
@@ -113,12 +114,29 @@ def test_dispenser_reports_a_jam_and_never_retracts_into_it(cpython):
     assert ["drive", -700] not in run["log"]
 
 
+def test_dispenser_lets_the_next_card_go_only_once_the_host_has_kept_the_last(cpython):
+    # Kept 100 ms after each count: the motor runs on 40 ms, stops, and starts again (soft
+    # start) once the host has kept the count; the cards come out all the same.
+    late = cpython["kept_late"]
+    assert late["cards"] == 2
+    assert late["reports"] == [[p.CARD, 1], [p.CARD, 2], [p.DONE, 2]]
+    ramp = [450, 650, 850, 1000]
+    assert [d for _, d in late["log"]] == [*ramp, 0, *ramp, 0, -700, 0]
+    # Never kept: the first card leaves (the host kept the dispense before sending it), then
+    # the motor stops 40 ms after it and no other card comes.
+    never = cpython["never_kept"]
+    assert never["cards"] == 1 and never["reports"] == [[p.CARD, 1]]
+    assert [d for _, d in never["log"]] == [*ramp, 0]
+    assert never["end"] == 125000 + 40000
+
+
 def test_launcher_answers_a_known_id_from_memory_and_never_moves_again(cpython):
     run = cpython["launcher"]
     heard = [(kind, payload) for _, _, kind, payload in run["heard"] if kind != p.ACK]
-    reset, info = heard[0], heard[1]
+    reset, start, info = heard[0], heard[1], heard[2]
     assert reset == (p.RESET, p.pack(p.RESET_FORMAT, p.R_WATCHDOG, 76, 1).hex())
-    assert info[0] == p.INFO and info[1].startswith("01010000")  # protocol 1, firmware 1.0.0
+    assert start == (p.START, p.pack(p.START_FORMAT, 0x5EED).hex())
+    assert info[0] == p.INFO and info[1].startswith("02020000")  # protocol 2, firmware 2.0.0
     progress = [(k, bytes.fromhex(x)) for k, x in heard if k in p.PROGRESS]
     running77 = (p.CARD, p.pack(p.ID_PROGRESS, 77, 0))
     assert progress == [
@@ -138,6 +156,26 @@ def test_launcher_answers_a_known_id_from_memory_and_never_moves_again(cpython):
     # One start of the motor in all: the soft start's first step, then the STOP.
     assert run["drive"] == [["drive", 450], ["drive", 0]]
     assert run["lost"] is True
+
+
+def test_a_launcher_just_started_takes_nothing_until_the_host_welcomes_the_start(cpython):
+    run = cpython["start"]
+    reset = p.pack(p.RESET_FORMAT, p.R_POWER_ON, 0, 0).hex()
+    start = p.pack(p.START_FORMAT, 7).hex()
+    info = p.pack(p.INFO_FORMAT, p.PROTOCOL_VERSION, 2, 0, 0, b"\x01" * 8).hex()
+    assert run["steps"] == [
+        [[p.RESET, reset]],  # START and INFO wait for their turn
+        # A DISPENSE from before the host knew of the start (it could be one resent, meant
+        # for the launcher before): no ACK, so the host, which forgets it, stops sending it.
+        [],
+        [[p.START, start]],
+        [[p.INFO, info]],
+        [],  # still not welcomed: the start is told again once INFO is acknowledged
+        [[p.RESET, reset]],
+        [[p.ACK, "06"]],  # welcomed
+        [[p.ACK, "05"]],  # the DISPENSE sent anew is taken
+    ]
+    assert run["drive"] == [["drive", 450]]
 
 
 def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):

@@ -103,6 +103,28 @@ def test_the_pin_records_agree_with_the_beam_input(rig):
     assert highs == pytest.approx(rig.pulses())
 
 
+def test_a_pass_that_comes_late_gives_every_beam_edge_its_own_time():
+    """A busy process runs the model's next-edge timer late: the cards are carried through
+    every edge they passed meanwhile, and each edge keeps the time the card got there, as the
+    kernel's timestamp or the Pico's interrupt would give it."""
+    on_time, late = Rig(seed=3), Rig(seed=3)
+    try:
+        for rig in (on_time, late):
+            rig.factory.pin(BEAM).clear_states()
+            rig.motor.forward(1.0)
+        on_time.run(1.2)
+        for _ in range(4):  # the loop is 0.3 s late each time: a few cards pass unseen
+            late.clock.set(late.clock.now() + 0.3)
+            late.run(0.0)
+        assert late.model.cards_out == on_time.model.cards_out >= 8
+        edges = [list(rig.factory.pin(BEAM).states) for rig in (on_time, late)]
+        assert [s.state for s in edges[1]] == [s.state for s in edges[0]]
+        assert [s.timestamp for s in edges[1]] == pytest.approx([s.timestamp for s in edges[0]])
+    finally:
+        on_time.close()
+        late.close()
+
+
 def test_a_slower_motor_feeds_slower_and_a_stalled_one_not_at_all(rig):
     rig.motor.forward(0.15)
     rig.run(2.0)
