@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hardware.clock import Clock, VirtualClock
-from hardware.ejector import CardOut as CardCounted
-from hardware.ejector import GpioEjector, Report
+from hardware.ejector import CardCounted, Ejector, GpioEjector, Report
 from hardware.motor_lease import MotorLease
 
 from .config import LauncherConfig
@@ -30,7 +29,6 @@ from .statefile import not_saving
 
 if TYPE_CHECKING:
     from hardware.board import Board
-    from hardware.serial_ejector import SerialEjector
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +60,7 @@ class LauncherLink:
         self._on_link = on_link
         self._inbox = inbox
         self._unheard = 0  # cards the ejector counted whose reports the game has not had yet
-        self.ejector: GpioEjector | SerialEjector | None = None
+        self.ejector: Ejector | None = None
         self._owed: OwedFile | None = None
         self._refusal_shown = False
         port = launcher.port if launcher is not None and launcher.link == "serial" else None
@@ -141,8 +139,8 @@ class LauncherLink:
         of a resumed game's deliveries, else to whoever is at the slot. A jam or an empty
         hopper it was waiting on still waits for OK: the roller must not start with a card
         stuck, or a hand, in the slot. A controller's link is down until it answers."""
-        ejector = self.ejector  # a controller on a serial port, when not the Pi's own pins
-        if ejector is not None and not isinstance(ejector, GpioEjector) and not ejector.link_up:
+        ejector = self.ejector
+        if ejector is not None and not ejector.link_up:  # a controller not heard from yet
             self._on_link(False)
         if self._owed is None or self.ejector is None:
             return []
@@ -152,7 +150,7 @@ class LauncherLink:
         now = self._clock.now()
         self.ejector.fault = fault
         sent = self._owed.sent_at_start
-        if sent is not None and not isinstance(self.ejector, GpioEjector):
+        if sent is not None:
             # Asked again under its id before anything else: the controller tells how it went.
             self.ejector.restore(sent)
         events: list[Event] = []
@@ -166,12 +164,8 @@ class LauncherLink:
 
     def edge(self, name: str, active: bool, time: float) -> None:
         """An edge of the beam or of the hopper switch."""
-        if not isinstance(self.ejector, GpioEjector):
-            return  # a controller's beam and switch are its own
-        if name == "launcher.beam":
-            self.ejector.beam(active, time)
-        elif name == "launcher.empty" and active:
-            self.ejector.hopper_emptied()
+        if self.ejector is not None:
+            self.ejector.edge(name, active, time)
 
     def _reported(self, report: Report) -> None:
         if isinstance(report, CardCounted):
@@ -203,25 +197,20 @@ class LauncherLink:
         ejector = self.ejector
         if self._owed is None or ejector is None:
             return
-        if isinstance(ejector, GpioEjector):
-            owed, sent = max(0, launcher.owed - ejector.in_flight), None
-        else:
-            # Exact, as the controller's own count: the cards it counted are taken off before
-            # the game hears of them, and a restart asks its dispense again (docs/state.md).
-            owed, sent = max(0, launcher.owed - self._unheard), ejector.sent
-        self._owed.save((owed, launcher.fault if owed else None), sent)
+        # Exact, as the ejector's own count: the cards it counted are taken off before the
+        # game hears of them, the one on its way out counts as dealt, and a controller's
+        # dispense is kept so that a restart asks it again (docs/state.md).
+        owed = max(0, launcher.owed - self._unheard - ejector.in_flight)
+        self._owed.save((owed, launcher.fault if owed else None), ejector.sent)
 
     async def stop(self, handle: Callable[[object], None]) -> None:
         """Stop the motor for good, the inbox closed: the launcher's reports and edges still
         queued go to `handle`, before and after the stop; a controller is told STOP and heard
-        out (`SerialEjector.halt`)."""
+        out (`Ejector.halt`)."""
         if self.ejector is None:
             return
         self._drain(handle)
-        if isinstance(self.ejector, GpioEjector):
-            self.ejector.stop()
-        else:
-            await self.ejector.halt()
+        await self.ejector.halt()
         self._drain(handle)
 
     def _drain(self, handle: Callable[[object], None]) -> None:
@@ -234,9 +223,7 @@ class LauncherLink:
     def left_in_slot(self, owed: int) -> list[Event]:
         """After `stop`: the card left sticking out of the slot, if any, which belongs to the
         presser (SPEC §1)."""
-        beam = self._board.beam
-        gpio = isinstance(self.ejector, GpioEjector)
-        if gpio and beam is not None and not beam.is_active and owed:
+        if self.ejector is not None and self.ejector.card_in_slot and owed:
             return [CardOut(self._clock.now())]
         return []
 

@@ -1,5 +1,9 @@
 """The card ejector: dispense exactly n cards, counted by the break-beam at the slot.
 
+`Ejector` is what the daemon asks of a launcher, and `Report` what a launcher tells it back;
+both ejectors meet it: `GpioEjector` (here) on the Pi's own pins, `SerialEjector`
+(serial_ejector.py) on a controller at the end of a serial line.
+
 `GpioEjector` runs the launcher on the Pi's own pins. A card counts when its back end has
 cleared the beam and the beam has stayed clear for a moment, so a flicker inside a card or a
 glitch shorter than a card never counts. At the n-th card the motor stops at once and runs
@@ -17,7 +21,7 @@ holds a lease of LEASE seconds, renewed every HEARTBEAT while the motor runs, an
 own thread stops the motor if the loop stalls past it (hardware/motor_lease.py). The beam's
 edges of a stall keep their own times: the cards still owed are counted as usual, the motor
 starts again for the rest, and a card that a stalled loop let out past the count is reported
-too (`CardOut` with nothing owed), so no card that left goes uncounted.
+too (`CardCounted` with nothing owed), so no card that left goes uncounted.
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from .clock import Clock, Timer
 from .motor_lease import MotorLease
+from .serial_dispense import Sent
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +57,8 @@ HEARTBEAT = 0.05
 
 
 @dataclass(frozen=True)
-class CardOut:
-    """One more card has left the slot; `owed` is what this dispense still has to send."""
+class CardCounted:
+    """The beam counted one more card out of the slot; `owed` is what is still to send."""
 
     time: float
     owed: int
@@ -67,7 +73,57 @@ class Halted:
     owed: int
 
 
-Report = CardOut | Halted
+Report = CardCounted | Halted
+
+
+class Ejector(Protocol):
+    """A launcher as the daemon drives it. Reports go to the `on_report` it was made with."""
+
+    owed: int  # cards asked for and not yet counted out
+    fault: str | None  # "jam" or "empty" while it waits for `resume`
+    jam_time: float  # seconds without a card, the motor running, that make a jam
+
+    @property
+    def busy(self) -> bool:
+        """A dispense is on its way (the motor may be running)."""
+
+    @property
+    def link_up(self) -> bool:
+        """The launcher can be reached (the Pi's own pins always can)."""
+
+    @property
+    def in_flight(self) -> int:
+        """Cards on their way out that its record must count as dealt already (0 or 1)."""
+
+    @property
+    def sent(self) -> Sent | None:
+        """The dispense a controller is running, for the record (none on the Pi's pins)."""
+
+    @property
+    def card_in_slot(self) -> bool:
+        """A card sticks out of the slot now, that the beam has not counted."""
+
+    def dispense(self, count: int) -> None:
+        """Send out exactly `count` more cards (added to any still owed)."""
+
+    def resume(self) -> None:
+        """Go on with the cards still owed, after a jam was cleared or the hopper refilled."""
+
+    def recheck(self) -> None:
+        """The record of the cards owed was written: what waited for it may go on."""
+
+    def restore(self, sent: Sent) -> None:
+        """Take up the dispense a daemon before this one sent, from the record."""
+
+    def edge(self, name: str, active: bool, time: float) -> None:
+        """An edge of the launcher's own inputs on the Pi's pins (the beam, the hopper
+        switch), at its own time."""
+
+    async def halt(self) -> bool:
+        """Stop the motor for good, its last counts heard out; whether that was confirmed."""
+
+    def close(self) -> None:
+        """Let go of what it holds (a port, a thread)."""
 
 
 class GpioEjector:
@@ -150,6 +206,27 @@ class GpioEjector:
         self._stuck_card = False
         self.dispense(0)
 
+    link_up = True  # the Pi's own pins
+    sent = None  # no controller runs a dispense of its own
+
+    def restore(self, sent: Sent) -> None:
+        """A controller's dispense, from a record made with one: the Pi's pins know nothing
+        of it; the cards it still owed are owed here as they are."""
+
+    @property
+    def card_in_slot(self) -> bool:
+        return not self._beam_clear()
+
+    def edge(self, name: str, active: bool, time: float) -> None:
+        if name == "launcher.beam":
+            self.beam(active, time)
+        elif name == "launcher.empty" and active:
+            self.hopper_emptied()
+
+    async def halt(self) -> bool:
+        self.stop()
+        return True
+
     def stop(self) -> None:
         """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
         self._count_cleared()
@@ -217,7 +294,7 @@ class GpioEjector:
                 self._retract()
         elif self._feeding:
             self._later("record", time + WRITE_WINDOW, self._wait_for_record)
-        self._report(CardOut(time, self.owed))
+        self._report(CardCounted(time, self.owed))
         if self.owed == 0:
             self._report(Halted("done", self._clock.now(), 0))
 
@@ -291,7 +368,7 @@ class GpioEjector:
         blocked, self._past_blocked_at = self._past_blocked_at, None
         if blocked is not None and time - blocked >= MIN_CARD_TIME:
             log.warning("a card came out past the count (the loop stalled): reported")
-            self._report(CardOut(time, 0))
+            self._report(CardCounted(time, 0))
 
     def _arm_watchdog(self) -> None:
         self._later("watchdog", self._clock.now() + self.jam_time, self._starved)

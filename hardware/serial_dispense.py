@@ -13,7 +13,7 @@ RESET_CAUSES = {p.R_POWER_ON: "power-on", p.R_WATCHDOG: "watchdog", p.R_SOFT: "s
 
 
 @dataclass
-class Dispense:
+class SerialDispense:
     id: int
     asked: int
     seen: int = 0
@@ -32,7 +32,7 @@ class Dispense:
         return (self.id, self.asked, self.seen)
 
 
-def counted_at_reset(during: Dispense | None, kept_id: int, kept_counted: int) -> int | None:
+def counted_at_reset(during: SerialDispense | None, kept_id: int, kept_counted: int) -> int | None:
     """The cards the dispense running at a controller's reset dealt, or None when it cannot
     have dealt any (it is then asked for as it is).
 

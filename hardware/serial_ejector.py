@@ -2,7 +2,7 @@
 
 `SerialEjector` does what `GpioEjector` does, with the motor and the beam on a Raspberry Pi
 Pico: it asks for cards under dispense ids and turns the controller's counts into one
-`CardOut` per card. An id serves one dispense; a new one is made only once the controller has
+`CardCounted` per card. An id serves one dispense; a new one is made only once the controller has
 said the old one ended. Until then the same id is asked again — after a reconnect, a
 controller reset, a lost frame, a restart of the daemon (the id is kept with the cards owed
 before it is sent) — and the controller answers it from memory, so a card is never asked for
@@ -26,8 +26,8 @@ from firmware import protocol as p
 from firmware.link import Link
 
 from .clock import Clock, Timer
-from .ejector import DEFAULT_JAM_TIME, CardOut, Halted, Report
-from .serial_dispense import ENDS, RESET_CAUSES, Dispense, Sent, counted_at_reset
+from .ejector import DEFAULT_JAM_TIME, CardCounted, Halted, Report
+from .serial_dispense import ENDS, RESET_CAUSES, Sent, SerialDispense, counted_at_reset
 from .serial_line import SerialLine
 
 log = logging.getLogger(__name__)
@@ -77,13 +77,13 @@ class SerialEjector:
         self.firmware: str | None = None  # "2.0.0", from the controller's INFO
         self.refused: str | None = None  # why the controller cannot be used, if so
         self.resets = 0
-        self._current: Dispense | None = None
+        self._current: SerialDispense | None = None
         self._asked_for: int | None = None  # the id of the DISPENSE sent on this connection
         self._told: Sent | None = None  # the dispense last told kept (KEPT) on this connection
         self._start: int | None = None  # the number of the controller's start last heard of
         self._reset_news: tuple[int, int, int] | None = None  # its last RESET, until its START
         self._stopping = False
-        self._recent: list[Dispense] = []
+        self._recent: list[SerialDispense] = []
         self._link: Link | None = None
         self._resend: Timer | None = None
         self._beat: Timer | None = None
@@ -102,10 +102,16 @@ class SerialEjector:
         """The dispense on its way, for the record: a restart asks the same id again."""
         return None if self._current is None else self._current.record
 
+    in_flight = 0  # the record holds every card counted; KEPT lets at most one more leave
+    card_in_slot = False  # a card sticking out of a controller's slot is its own to count
+
+    def edge(self, name: str, active: bool, time: float) -> None:
+        """A controller's beam and hopper switch are its own: nothing comes here."""
+
     def restore(self, sent: Sent) -> None:
         """Take up the dispense a daemon before this one sent: it is asked again under its
         id, once cards are owed, and the controller tells how it went."""
-        self._current = Dispense(*sent, restored=True)
+        self._current = SerialDispense(*sent, restored=True)
 
     def recheck(self) -> None:
         """The record was written: a dispense waiting for it may go, and the controller may
@@ -334,7 +340,7 @@ class SerialEjector:
         while dispense.seen < min(counted, dispense.asked) and self.owed > 0:
             dispense.seen += 1
             self.owed -= 1
-            self._report(CardOut(self._clock.now(), self.owed))
+            self._report(CardCounted(self._clock.now(), self.owed))
             if self.owed == 0:
                 self._report(Halted("done", self._clock.now(), 0))
         if dispense is not self._current:
@@ -376,7 +382,7 @@ class SerialEjector:
         if held and (self._current is None or self._current.restored):
             return  # a restored dispense waits too: the controller may have forgotten it
         if self._current is None:
-            self._current = Dispense(self._next_id, min(self.owed, 255))
+            self._current = SerialDispense(self._next_id, min(self.owed, 255))
             self._next_id = self._next_id % (2**32 - 1) + 1
         current = self._current
         if self._asked_for != current.id and self._keep_sent(current.record):

@@ -7,7 +7,7 @@ import pytest
 from gpiozero import Motor
 
 from hardware.clock import VirtualClock
-from hardware.ejector import CardOut, GpioEjector, Halted
+from hardware.ejector import CardCounted, GpioEjector, Halted
 from hardware.inputs import EdgeInput
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
 from hardware.sim.launcher import LauncherModel
@@ -87,7 +87,9 @@ def test_dispenses_exactly_the_count_and_pulls_the_next_card_back(rig, count):
     halt = rig.run_until_halted()
     assert halt.reason == "done" and halt.owed == 0
     assert rig.model.cards_out == count
-    assert [r.owed for r in rig.reports if isinstance(r, CardOut)] == list(range(count - 1, -1, -1))
+    assert [r.owed for r in rig.reports if isinstance(r, CardCounted)] == list(
+        range(count - 1, -1, -1)
+    )
     rig.run_for(5.0)
     assert rig.model.cards_out == count
     assert rig.model.motor_speed == 0

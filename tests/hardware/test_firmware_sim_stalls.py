@@ -8,7 +8,7 @@ import asyncio
 import random
 
 from hardware.clock import LoopClock
-from hardware.ejector import CardOut, Halted, Report
+from hardware.ejector import CardCounted, Halted, Report
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware_port import FirmwarePort
 from tests import virtual_loop
@@ -75,7 +75,7 @@ def test_firmware_sim_stalled_100_ms_every_half_second_deals_exactly_what_was_as
                 await news.wait()
             assert [r.reason for r in reports[ended:] if isinstance(r, Halted)] == ["done"]
             assert firmware.model.cards_out - before == asked
-        assert sum(isinstance(r, CardOut) for r in reports) == asked_in_all
+        assert sum(isinstance(r, CardCounted) for r in reports) == asked_in_all
         # The stalls ran all along: one every half second of the dealing.
         assert len(stalls) >= asked_in_all * 0.125 / STALL_EVERY
         ejector.close()

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import pytest
 
 from hardware import serial_ejector
-from hardware.ejector import CardOut
-from hardware.serial_dispense import Dispense
+from hardware.ejector import CardCounted
+from hardware.serial_dispense import SerialDispense
 from hardware.sim.machine import PWRON_RESET, SOFT_RESET, WDT_RESET
 from tests import virtual_loop
 from tests.hardware.test_serial_ejector import BAD_CABLE, Rig
@@ -38,7 +38,7 @@ def cuts(monkeypatch) -> list[Cut]:
     judged: list[Cut] = []
     judge = serial_ejector.counted_at_reset
 
-    def recorded(during: Dispense | None, kept_id: int, kept_counted: int) -> int | None:
+    def recorded(during: SerialDispense | None, kept_id: int, kept_counted: int) -> int | None:
         counted = judge(during, kept_id, kept_counted)
         if during is not None and counted is not None:
             judged.append(Cut(during.seen, getattr(during, "let_past", None), counted))
@@ -102,7 +102,7 @@ def test_a_power_cut_at_any_moment_of_a_dispense_never_deals_a_card_twice(tmp_pa
             assert cut.counted - out_at_cut in (0, 1)
             assert dealt == asked - (cut.counted - out_at_cut)
             short += asked - dealt
-        assert sum(isinstance(r, CardOut) for r in rig.reports) == asked_in_all
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == asked_in_all
         assert rig.model.cards_out == asked_in_all - short
         assert 0.6 * POWER_CUTS < short < 0.95 * POWER_CUTS, short  # about five in six
         counts = rig.relay.counts

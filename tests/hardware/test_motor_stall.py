@@ -18,7 +18,7 @@ from gpiozero import Motor
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware.clock import LoopClock
-from hardware.ejector import HEARTBEAT, LEASE, CardOut, GpioEjector, Halted
+from hardware.ejector import HEARTBEAT, LEASE, CardCounted, GpioEjector, Halted
 from hardware.motor_lease import MotorLease
 
 CARD_CYCLE = 0.125  # seconds per card at full drive: 8 cards a second
@@ -71,8 +71,8 @@ async def dispense_with_a_stall(cards: int, stall: float, at_card: int) -> dict:
 
     def reported(report) -> None:
         reports.append(report)
-        counted = [r for r in reports if isinstance(r, CardOut) and r.owed >= 0]
-        if isinstance(report, CardOut) and len(counted) == at_card and not stalled:
+        counted = [r for r in reports if isinstance(r, CardCounted) and r.owed >= 0]
+        if isinstance(report, CardCounted) and len(counted) == at_card and not stalled:
             loop.call_soon(stall_now)
         if isinstance(report, Halted):
             loop.call_later(LEASE * 2, finished.set)  # cards past the count come after
@@ -102,7 +102,7 @@ async def dispense_with_a_stall(cards: int, stall: float, at_card: int) -> dict:
     return {
         "asked": cards,
         "out": roller.out,
-        "counted": sum(isinstance(r, CardOut) for r in reports),
+        "counted": sum(isinstance(r, CardCounted) for r in reports),
         "halts": [r.reason for r in reports if isinstance(r, Halted)],
         "stalled": stalled[0],
         "stops": roller.stops,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hardware.clock import LoopClock
-from hardware.ejector import CardOut, Halted
+from hardware.ejector import CardCounted, Halted
 from hardware.serial_dispense import Sent
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware import FirmwareSim
@@ -120,7 +120,7 @@ def test_a_thousand_dispenses_through_a_bad_cable_each_deliver_exactly(tmp_path)
             assert rig.halts()[-1].reason == "done"
             assert rig.model.cards_out - before == count
             assert rig.ejector.owed == 0
-        assert sum(isinstance(r, CardOut) for r in rig.reports) == rig.model.cards_out
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == rig.model.cards_out
         counts = rig.relay.counts
         # Every fault happened, and often: at least 1% of the bytes each.
         assert (
@@ -170,7 +170,7 @@ def test_a_dispense_restored_after_a_restart_that_the_controller_forgot_counts_o
         await rig.until(lambda: rig.halts(), within=10.0)
         assert [h.reason for h in rig.halts()] == ["done"]
         assert rig.model.cards_out == 2
-        assert sum(isinstance(r, CardOut) for r in rig.reports) == 3
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == 3
         assert rig.ejector.owed == 0
         await rig.close()
 
