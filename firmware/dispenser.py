@@ -98,6 +98,17 @@ class Dispenser:
             self._run(now)
 
     @property
+    def stuck(self):
+        """A jam stopped the motor with a card in the beam: it counts as it is pulled out."""
+        return self._stuck
+
+    def restart(self, now):
+        """The motor stopped behind the dispenser's back (on a Pi, its lease ran out while the
+        host's loop stalled): start it again, with a fresh soft start and jam time."""
+        if self.state == RUNNING and not self.held:
+            self._run(now)
+
+    @property
     def leaving(self):
         """A card has cleared the beam and is not counted yet: it may have left."""
         return self._cleared_at is not None

@@ -308,3 +308,21 @@ def test_with_a_record_that_keeps_up_every_card_goes_without_a_stop():
     rig.run_for(1.0)
     assert len(rig.model.stop_times) == 1  # once, after the retract at the sixth card
     rig.close()
+
+
+def test_a_cards_rules_and_constants_exist_once_in_the_firmwares_dispenser(rig):
+    """The Pi's launcher runs the controller's own dispenser: no second copy of a rule or a
+    constant of a card's life (min card time, beam-clear time, soft start, retract, the
+    record's window, the jam time) lives on the host."""
+    import re
+    from pathlib import Path
+
+    import hardware.ejector
+    from controller.settings import setting
+    from firmware.dispenser import JAM_US, Dispenser
+
+    source = Path(hardware.ejector.__file__).read_text(encoding="utf-8")
+    for name in ("MIN_CARD", "CLEAR", "SOFT_START", "RETRACT", "WRITE_WINDOW", "KEPT_WINDOW"):
+        assert not re.search(rf"^{name}\w* =", source, re.M), name
+    assert isinstance(rig.ejector._dispenser, Dispenser)
+    assert setting("jam_time").default == JAM_US // 1000
