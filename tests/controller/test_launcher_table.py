@@ -199,3 +199,22 @@ async def test_a_hand_in_the_beam_at_a_stop_with_nothing_owed_deals_nothing(tmp_
         daemon = table.daemon
     assert table.events_of("card_out") == []
     assert daemon.table.launcher.cards_out == 0
+
+
+def test_the_launcher_link_never_asks_which_launcher_it_holds():
+    """Both ejectors meet one contract (hardware.ejector.Ejector): what differs lives in
+    each, not in branches of the daemon's link."""
+    import ast
+    from pathlib import Path
+
+    import controller.launcher_link
+
+    tree = ast.parse(Path(controller.launcher_link.__file__).read_text(encoding="utf-8"))
+    asked = [
+        ast.unparse(node)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and ast.unparse(node.func) == "isinstance"
+        and "Ejector" in ast.unparse(node.args[1])
+    ]
+    assert asked == []
