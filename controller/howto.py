@@ -13,7 +13,7 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
     ("seat button", "before a round: join; press again to leave"),
     ("", "in a round: the lit player presses to end their turn"),
     ("SLAP", "played SLAP? press it; others race, the slowest draws"),
-    (f"hold it {WIN_HOLD:g} s", "your hand is empty: the round ends, its summary shows"),
+    (f"hold it {WIN_HOLD:g} s", "hand empty: round over (finish = places: you are out)"),
     (f"hold it {JUMP_HOLD:g} s", "not your turn: jump in (if Jump-In is on)"),
     (f"held {STUCK_AFTER:g} s", "before a round: reported stuck, not seated"),
     ("Play/Pause", "start, pause, resume; held down, still one press"),

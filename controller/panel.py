@@ -16,7 +16,7 @@ from hardware.clock import Clock, Timer
 from hardware.debounce import Change
 
 from . import __version__
-from .game import Phase, Table
+from .game import Phase, Table, places, standings
 from .menu import Action, Back, Context, Menu, Push, Turn, render, step
 from .netinfo import ip_addresses
 from .requests import (
@@ -184,6 +184,8 @@ class Panel:
             stations=table.stations,
             has_launcher=table.has_launcher,
             seated=len(table.seated),
+            out=places.out_now(table),
+            standings=standings.pages(table.standings),
             info=lambda: info_lines(
                 mqtt=self._host.mqtt_status, cards_out=launcher.cards_out, jams=launcher.jams
             ),
@@ -196,8 +198,10 @@ class Panel:
         if action.kind == "setting":
             key, value = cast(tuple[str, object], action.value)
             self._ask(ChangeSettings({key: value}))
-        elif action.kind in ("play", "new_round", "seating"):
+        elif action.kind in ("play", "new_round", "seating", "reset_standings"):
             self._ask(GameCommand(action.kind))
+        elif action.kind == "bring_back":
+            self._ask(GameCommand("bring_back", cast(int, action.value)))
         elif action.kind == "dispense":
             self._ask(DealCards(cast(int, action.value)))
         elif action.kind == "reset":

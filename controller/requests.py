@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .game.events import Command, ExactDraw
+from .settings import MAX_SEATS
 
 # Play/Pause (start, pause or resume, as the button does), a new round with the same seats,
-# back to seating, and "someone is at the table" (wakes it; the sleep timer starts over).
-GAME_COMMANDS = ("play", "new_round", "seating", "wake")
+# back to seating, "someone is at the table" (wakes it; the sleep timer starts over), a
+# player out with a place brought back into the round (with its seat), and the evening's
+# standings started over.
+GAME_COMMANDS = ("play", "new_round", "seating", "wake", "bring_back", "reset_standings")
 # The exact counts the menu's quick dispense offers; remote dispenses are bounded the same.
 QUICK_DISPENSE = (1, 2, 4, 6)
 MAX_DEAL = max(QUICK_DISPENSE)
@@ -45,14 +48,22 @@ class RereadSettings:
 @dataclass(frozen=True)
 class GameCommand:
     name: str
+    seat: int | None = None  # "bring_back" only: the seat brought back
 
     def __post_init__(self) -> None:
         if self.name not in GAME_COMMANDS:
             raise ValueError(f"no game command {self.name!r}; one of {', '.join(GAME_COMMANDS)}")
+        if (self.name == "bring_back") != (self.seat is not None):
+            raise ValueError("a seat goes with bring_back, and with no other command")
+        seat = self.seat
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS
+        ):
+            raise ValueError(f"seat must be 1 to {MAX_SEATS}, not {seat!r}")
 
     def event(self, now: float) -> Command:
         """What this request is to the game."""
-        return Command(self.name, now)
+        return Command(self.name, now, self.seat)
 
 
 @dataclass(frozen=True)

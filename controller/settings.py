@@ -102,6 +102,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("slap_penalty", "Slap penalty", 2, PENALTY_CARDS, "cards"),
     Setting("picker", "Turn picker", "classic", ("classic", "fair")),
     Setting("jump_in", "Jump-In", "off", ("off", "on")),
+    # "first": the first player out wins and the round ends; "places": the house rule
+    # Weiterspielen, play on until every place is taken.
+    Setting("finish", "Finish", "first", ("first", "places")),
     Setting("sleep_time", "Sleep time", 10, ("off", *range(1, 61)), "min"),
     Setting(
         "launcher_profile",
@@ -141,6 +144,7 @@ class Settings(Mapping[str, Value]):
     slap_penalty: int
     picker: str
     jump_in: str
+    finish: str
     sleep_time: int | str  # minutes or "off"
     launcher_profile: str
     custom_chance: int

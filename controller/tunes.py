@@ -32,6 +32,8 @@ TUNES: Mapping[str, Sequence[Note]] = {
         ("G5", 0.45),
     ),
     "round_ended": (("G4", 0.12), ("C4", 0.3)),
+    # A place taken while the round plays on: a short rise, not the round's fanfare.
+    "place": (("E5", 0.08), ("G5", 0.08), ("E6", 0.2)),
     "wake": (("G4", 0.06), ("C5", 0.1)),
     # The launcher's chime before it fires (or not): the same length, quicker notes with
     # every miss on the ascending profile.

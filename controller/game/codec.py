@@ -1,8 +1,9 @@
 """The table's state as plain JSON values, to resume a game after a crash or a power cut.
 
 `encode` keeps what a resumed game needs: the seats, the phase, whose turn and the time it
-has played and has left, the picks the fair picker weighs, the round's statistics, the round-
-over summary, and the launcher's deliveries and counters. Moments are kept relative to the
+has played and has left, the picks the fair picker weighs, the round's statistics, its
+finish and the places taken, the round-over summary, the evening's standings, and the
+launcher's deliveries and counters. Moments are kept relative to the
 time of the snapshot, since the monotonic clock starts over at a boot. What only lasts a
 moment is not kept: buttons held, a seating message, the countdown shown, a hit's chime.
 
@@ -11,7 +12,9 @@ time it had left; a slap race or a penalty screen as the next player's turn, pau
 penalty cards are already owed). It raises Undecodable for anything it cannot trust: a value
 of the wrong kind, and values each fine alone that no game can reach together (a seat listed
 twice, a turn or a winner nobody sits at, a summary page past the last, more cards owed than
-a deck) — a snapshot that decodes is one the table can draw and play on.
+a deck, a place taken by a seat nobody sits at or twice, a round for places with fewer than
+two players still in, a turn of a player who is out, more wins than rounds) — a snapshot
+that decodes is one the table can draw and play on.
 """
 
 from __future__ import annotations
@@ -23,12 +26,28 @@ from ..settings import Settings, setting
 from . import summary, turns
 from .effects import Effect
 from .frozen import replace
-from .state import MAX_OWED, Delivery, Launcher, Phase, SeatStats, Summary, Table, Turn
+from .state import (
+    MAX_OWED,
+    ROUND_PHASES,
+    Delivery,
+    Launcher,
+    Phase,
+    SeatStanding,
+    SeatStats,
+    SlapTimes,
+    Standings,
+    Summary,
+    Table,
+    Turn,
+)
 
-FORMAT = 1
+FORMAT = 2  # 2: the round's finish, its places, the evening's standings, SLAP times
 KEPT_PHASES = frozenset({Phase.SEATING, Phase.EXTREME, Phase.ROUND_OVER})
 REASONS = frozenset({"timeout", "slap", "hit", "quick", "restart"})
 MODES = frozenset(setting("mode").options)
+FINISHES = frozenset(setting("finish").options)
+# The slowest reaction a race can time: a press within the longest window.
+MAX_SLAP_MS = 1000 * max(int(o) for o in setting("slap_window").options)
 
 
 class Undecodable(ValueError):
@@ -43,6 +62,8 @@ def encode(table: Table, now: float) -> dict[str, Any]:
         "stations": table.stations,
         "phase": table.phase.value,
         "mode": table.round_mode,
+        "finish": table.round_finish,
+        "places": list(table.places),
         "seated": sorted(table.seated),
         "turn": None if turn is None else _turn(table, turn, now),
         "picks": list(table.picks),
@@ -50,6 +71,13 @@ def encode(table: Table, now: float) -> dict[str, Any]:
         "summary": None
         if table.summary is None
         else {"winner": table.summary.winner, "page": table.summary.page},
+        "standings": {
+            "rounds": table.standings.rounds,
+            "seats": {
+                str(seat): _standing(standing)
+                for seat, standing in sorted(table.standings.seats.items())
+            },
+        },
         "launcher": {
             "queue": [[d.seat, d.cards, d.reason] for d in launcher.queue],
             "misses": launcher.misses,
@@ -76,14 +104,30 @@ def _ms(seconds: float) -> float:
     return round(seconds, 3)
 
 
-def _stats(stats: SeatStats) -> list[float]:
+def _stats(stats: SeatStats) -> list[float | None]:
     return [
         stats.turns,
         stats.timeouts,
         stats.slaps_lost,
         stats.launcher_cards,
         _ms(stats.turn_time),
+        *_slap(stats.slap),
     ]
+
+
+def _standing(standing: SeatStanding) -> list[int | None]:
+    return [
+        standing.rounds,
+        standing.wins,
+        standing.placed,
+        standing.place_total,
+        standing.timeouts,
+        *_slap(standing.slap),
+    ]
+
+
+def _slap(times: SlapTimes) -> list[int | None]:
+    return [times.presses, times.total_ms, times.best_ms]
 
 
 def time_left(data: object) -> float | None:
@@ -153,6 +197,7 @@ def _decode(
         has_launcher=has_launcher,
         launcher=launcher,
         last_input=now,
+        idle_since=now,
     )
     # The round's own mode; a snapshot that has none plays on in the settings' mode.
     mode = data.get("mode") or settings.mode
@@ -160,6 +205,8 @@ def _decode(
         raise Undecodable(f"no mode {mode!r}")
     if phase not in (Phase.SEATING, Phase.ROUND_OVER):
         table = replace(table, round_mode=str(mode))
+    table = replace(table, standings=_standings(data["standings"], seats))
+    table = _with_places(table, phase, data["finish"], data["places"], seats)
     if phase in KEPT_PHASES:
         kept = data["summary"]
         if phase is Phase.ROUND_OVER:
@@ -168,6 +215,8 @@ def _decode(
             winner = kept["winner"]
             if winner is not None and _seat(winner, seats) not in seated:
                 raise Undecodable(f"a winner at seat {winner}, where nobody sits")
+            if table.places and winner != table.places[0]:
+                raise Undecodable(f"a winner at seat {winner}, not the first place")
             over = replace(table, phase=phase, summary=Summary(winner, 0, now))
             page = _count(kept["page"])
             if page >= len(summary.pages(over)):
@@ -189,6 +238,8 @@ def _decode(
         seat = _seat(turn["seat"], seats)
         if seat not in seated:
             raise Undecodable(f"a turn of seat {seat}, where nobody sits")
+        if seat in table.places:
+            raise Undecodable(f"a turn of seat {seat}, out with a place")
         played = _seconds(turn["played"])
         kept_left = None if turn["left"] is None else _seconds(turn["left"])
     else:
@@ -222,14 +273,84 @@ def _seconds(value: object) -> float:
 
 
 def _seat_stats(value: Any) -> SeatStats:
-    turns_, timeouts, slaps, cards, seconds = value
+    turns_, timeouts, slaps, cards, seconds, presses, total_ms, best_ms = value
     return SeatStats(
         turns=_count(turns_),
         timeouts=_count(timeouts),
         slaps_lost=_count(slaps),
         launcher_cards=_count(cards),
         turn_time=_seconds(seconds),
+        slap=_slap_times(presses, total_ms, best_ms),
     )
+
+
+def _slap_times(presses: object, total_ms: object, best_ms: object) -> SlapTimes:
+    count, total = _count(presses), _count(total_ms)
+    if not count:
+        if total or best_ms is not None:
+            raise Undecodable("SLAP times without a press")
+        return SlapTimes()
+    best = _count(best_ms)
+    # The best is no slower than the average, and no press is slower than a race lasts.
+    if not best * count <= total <= count * MAX_SLAP_MS:
+        raise Undecodable(f"SLAP times {[count, total, best]!r} no race gives")
+    return SlapTimes(count, total, best)
+
+
+def _with_places(table: Table, phase: Phase, finish: object, listed: Any, seats: range) -> Table:
+    """The round's finish and the places taken, as only a game can leave them."""
+    places = tuple(_seat(s, seats) for s in listed)
+    if len(set(places)) != len(places):
+        raise Undecodable("a place taken twice")
+    if not set(places) <= table.seated:
+        raise Undecodable("a place taken at a seat where nobody sits")
+    still_in = len(table.seated) - len(places)
+    if phase in ROUND_PHASES:
+        if finish not in FINISHES:
+            raise Undecodable(f"a round with no finish {finish!r}")
+        if places and finish != "places":
+            raise Undecodable("places taken in a round the first out wins")
+        if places and still_in < 2:
+            raise Undecodable(f"a round for places with {still_in} still in")
+        return replace(table, round_finish=str(finish), places=places)
+    if finish is not None:
+        raise Undecodable(f"a finish {finish!r} with no round in play")
+    # With one player left the round is over, with that player last: never one unplaced.
+    if places and (phase is Phase.SEATING or still_in == 1):
+        raise Undecodable(f"places {list(places)} no round leaves")
+    return replace(table, places=places)
+
+
+def _standings(value: Any, seats: range) -> Standings:
+    rounds = _count(value["rounds"])
+    kept = {
+        _seat(int(seat), seats): _seat_standing(entry, rounds, len(seats))
+        for seat, entry in value["seats"].items()
+    }
+    # Every round counted has one winner, a seat that sat in it.
+    if sum(standing.wins for standing in kept.values()) != rounds:
+        raise Undecodable(f"standings of {rounds} rounds with another count of wins")
+    return Standings(rounds, kept)
+
+
+def _seat_standing(value: Any, rounds: int, stations: int) -> SeatStanding:
+    played, wins, placed, place_total, timeouts, presses, total_ms, best_ms = value
+    standing = SeatStanding(
+        rounds=_count(played),
+        wins=_count(wins),
+        placed=_count(placed),
+        place_total=_count(place_total),
+        timeouts=_count(timeouts),
+        slap=_slap_times(presses, total_ms, best_ms),
+    )
+    if not (
+        1 <= standing.rounds <= rounds
+        and standing.wins <= standing.rounds
+        and standing.placed <= standing.rounds
+        and standing.placed <= standing.place_total <= standing.placed * stations
+    ):
+        raise Undecodable(f"standings {value!r} no evening gives")
+    return standing
 
 
 def _delivery(value: Any, seats: range) -> Delivery:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from ..settings import Settings
-from . import holds, launch, rest, slap, summary, turns
+from . import holds, launch, places, rest, slap, standings, summary, turns
 from .effects import Announce, Effect, Sound
 from .events import (
     CardOut,
@@ -26,7 +26,7 @@ from .events import (
     Stuck,
 )
 from .frozen import replace
-from .state import Message, Phase, Table
+from .state import ROUND_PHASES, Message, Phase, Table
 from .text import COLUMNS
 from .turns import NOTICE_TIME, WARN_SECONDS
 from .view import MODE_NAMES
@@ -45,7 +45,7 @@ __all__ = [
 STUCK_AFTER = 8.0  # a seat button held this long while seating is stuck, not a player
 MESSAGE_TIME = 3.0  # how long a seating message stays up
 NEXT_ROUND = "next round"  # a mode chosen during a round: "Extreme from" it
-ROUND_PHASES = frozenset({Phase.TURN, Phase.SLAP, Phase.NOTICE, Phase.PAUSED, Phase.EXTREME})
+FINISH_NEXT = "from next round"  # a finish chosen during a round: "Finish: places" from it
 PLAY_INPUTS = frozenset({"play_pause", "encoder.push"})  # the encoder push is Play/Pause too
 INPUT_NAMES = {
     "play_pause": "Play/Pause",
@@ -79,8 +79,8 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
         if changes:
             effects.append(Announce("settings_changed", {"changes": changes}))
         table = replace(table, settings=event.settings)
-        if "mode" in changes and not table.menu_open:
-            table = _mode_waits(table, event.time)
+        if ("mode" in changes or "finish" in changes) and not table.menu_open:
+            table = _waits(table, event.time)
     elif isinstance(event, Command):
         table = _command(table, event, rng, effects)
     elif isinstance(event, Stuck):
@@ -189,6 +189,7 @@ TIMED: tuple[tuple[Due, Fire], ...] = (
     (turns.banner_due, turns.banner_fire),
     (summary.due, summary.fire),
     (launch.chime_due, launch.chime_fire),
+    (standings.idle_due, standings.idle_fire),
     (rest.sleep_due, rest.fall_asleep),
 )
 
@@ -212,6 +213,8 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
         # The launcher waits for OK; the players' own buttons still race and hold.
         return launch.ok(table, at, effects) if name == "encoder.push" else table
     phase, seated = table.phase, seat in table.seated
+    # In a round only the players still in play: a player out with a place has finished.
+    playing = seat in table.in_play
     if name == "launcher":
         if launch.answers(table):
             return launch.hit(table, at, rng, effects)
@@ -222,18 +225,18 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
         return slap.refuse(table, at, effects)
     if phase is Phase.SEATING:
         if seat is not None:
-            return _toggle_seat(table, seat, effects)
+            return _toggle_seat(standings.idle_from(table, at), seat, effects)
     elif phase is Phase.TURN and table.turn is not None:
         if name == "slap":
             return slap.start(table, at, effects)
-        if seated and seat is not None:
+        if playing and seat is not None:
             was_lit = seat == table.turn.seat
             if was_lit:
                 table = turns.end(table, at, rng, effects)
             return holds.begin(table, seat, at, was_lit=was_lit)
     elif phase is Phase.SLAP and seat is not None:
         return slap.press(table, seat, at, effects)
-    elif phase in (Phase.NOTICE, Phase.EXTREME) and seated and seat is not None:
+    elif phase in (Phase.NOTICE, Phase.EXTREME) and playing and seat is not None:
         return holds.begin(table, seat, at, was_lit=False)
     elif phase is Phase.ROUND_OVER and seated and seat is not None:
         return summary.show_seat(table, seat, at)
@@ -258,7 +261,7 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
     if event.name == "menu_opened":
         return rest.menu_opened(table, at, effects)
     if event.name == "menu_closed":
-        return _mode_waits(rest.menu_closed(table, at, effects), at)
+        return _waits(rest.menu_closed(table, at, effects), at)
     table = replace(table, last_input=max(at, table.last_input or at))
     if table.asleep:
         return rest.wake(table, at, effects)
@@ -269,6 +272,10 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
         return summary.round_over(table, None, at, effects)
     if event.name == "new_round" and table.phase is Phase.ROUND_OVER:
         return _start_round(table, at, rng, effects)
+    if event.name == "bring_back" and event.seat is not None:
+        return places.bring_back(table, event.seat, at, effects)
+    if event.name == "reset_standings":
+        return standings.reset(table, "menu", at, effects)
     if event.name == "seating":
         effects.append(Announce("seating", {"seats": sorted(table.seated)}))
         return replace(
@@ -283,6 +290,10 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
             paused_at=None,
             menu_paused=False,
             round_mode=None,
+            round_finish=None,
+            places=(),
+            idle_page=0,
+            idle_since=at,
         )
     return table
 
@@ -329,13 +340,16 @@ def _toggle_seat(table: Table, seat: int, effects: list[Effect]) -> Table:
     return replace(table, seated=table.seated | {seat})
 
 
-def _mode_waits(table: Table, at: float) -> Table:
-    """A mode chosen during a round is for the next one: say so, once the menu is closed;
-    a change taken back says nothing more."""
-    said = table.message is not None and table.message.lines[1] == NEXT_ROUND
+def _waits(table: Table, at: float) -> Table:
+    """A mode or a finish chosen during a round is for the next one: say so, once the menu is
+    closed; a change taken back says nothing more."""
+    said = table.message is not None and table.message.lines[1] in (NEXT_ROUND, FINISH_NEXT)
     if table.mode_waits:
         name = MODE_NAMES[str(table.settings.mode)]
         return replace(table, message=Message((f"{name} from", NEXT_ROUND), at + MESSAGE_TIME))
+    if table.finish_waits:
+        lines = (f"Finish: {table.settings.finish}", FINISH_NEXT)
+        return replace(table, message=Message(lines, at + MESSAGE_TIME))
     return replace(table, message=None) if said else table
 
 
@@ -347,7 +361,14 @@ def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effe
         return replace(table, message=message)
     effects += [
         Sound("start"),
-        Announce("round_started", {"seats": sorted(table.seated), "mode": table.settings.mode}),
+        Announce(
+            "round_started",
+            {
+                "seats": sorted(table.seated),
+                "mode": table.settings.mode,
+                "finish": table.settings.finish,
+            },
+        ),
     ]
     table = replace(
         table,
@@ -358,6 +379,8 @@ def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effe
         race=None,
         menu_paused=False,
         round_mode=str(table.settings.mode),
+        round_finish=str(table.settings.finish),
+        places=(),
     )
     table = summary.fresh_stats(table)
     if table.mode == "extreme":

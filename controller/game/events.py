@@ -76,10 +76,13 @@ class Command:
     """From the menu: "play" (what Play/Pause does), "new_round" (a round still going ends
     with its summary; after one, the next starts with the same seats),
     "seating" (back to claiming seats), "wake" (someone is at the menu: wake, or keep
-    awake), "menu_opened" and "menu_closed" (no turn runs while the menu is open)."""
+    awake), "menu_opened" and "menu_closed" (no turn runs while the menu is open),
+    "bring_back" (`seat`, out with a place by mistake, is in the round again) and
+    "reset_standings" (the evening's standings start over)."""
 
     name: str
     time: float
+    seat: int | None = None
 
 
 Event = Command | Press | Release | Stuck | Tick | Configure | CardOut | LauncherStopped | ExactDraw

@@ -1,12 +1,13 @@
-"""Seat buttons held down during play: a Jump-In after JUMP_HOLD, the round's end after
-WIN_HOLD. Holds are measured from the press edge; a release before the mark cancels.
+"""Seat buttons held down during play: a Jump-In after JUMP_HOLD, the round's end (or, for
+places, that player's place) after WIN_HOLD. Holds are measured from the press edge; a
+release before the mark cancels.
 """
 
 from __future__ import annotations
 
 import random
 
-from . import summary, turns
+from . import places, summary, turns
 from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .state import Hold, Phase, Table
@@ -49,6 +50,8 @@ def due(table: Table) -> float | None:
 def fire(table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]) -> Table:
     mark, kind, seat = _marks(table)[0]
     if kind == 1:
+        if table.finish == "places":
+            return places.go_out(table, seat, mark, rng, effects)
         return summary.round_over(table, seat, mark, effects)
     table = replace(table, holds={**table.holds, seat: replace(table.holds[seat], may_jump=False)})
     turn = table.turn

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from . import summary
+from . import standings, summary
 from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .state import Phase, Table
@@ -32,7 +32,8 @@ def pause(table: Table, at: float, effects: list[Effect], *, sound: bool = True)
         paused_left=left,
         paused_at=at,
         holds={},
-        turn=replace(turn, banner=None),
+        # The banner's moment is over, and with it a repeat's blink.
+        turn=replace(turn, banner=None, again=False),
         menu_paused=False,
     )
 
@@ -91,10 +92,12 @@ def fall_asleep(
     if table.phase is Phase.TURN:
         table = pause(table, when, effects, sound=False)
     effects.append(Announce("asleep", {"phase": table.phase.value}))
+    # The evening is over: whoever wakes the table starts new standings (SPEC §2.5).
+    table = standings.reset(table, "sleep", when, effects)
     return replace(table, asleep=True, holds={}, message=None)
 
 
 def wake(table: Table, at: float, effects: list[Effect]) -> Table:
     effects += [Sound("wake"), Announce("woke", {"phase": table.phase.value})]
-    table = replace(table, asleep=False, last_input=at)
+    table = replace(table, asleep=False, last_input=at, idle_page=0, idle_since=at)
     return summary.awake_again(table, at)

@@ -1,4 +1,5 @@
-"""The SLAP race: every seated player but the slapper races to press their own button.
+"""The SLAP race: every player still in the round but the slapper races to press their own
+button.
 
 Presses are only collected while the window is open and ranked when it closes, by their
 edge times: the order in which the software happened to see them never matters.
@@ -31,12 +32,13 @@ def start(table: Table, at: float, effects: list[Effect]) -> Table:
     """The lit player pressed SLAP: their turn is over and the race is on."""
     assert table.turn is not None
     slapper = table.turn.seat
-    if not table.seated - {slapper}:
+    # Players out with a place race no more.
+    racers = table.in_play - {slapper}
+    if not racers:
         return table  # nobody to race
     seconds = round(at - table.turn.started, 3)
     table = summary.record_turn(table, slapper, seconds)
     window = int(table.settings.slap_window)
-    racers = table.seated - {slapper}
     race = SlapRace(slapper, at, at + window, racers)
     effects += [
         Sound("slap"),
@@ -107,6 +109,9 @@ def fire(table: Table, when: float, now: float, rng: random.Random, effects: lis
         effects.append(Announce("penalty", {"seat": seat, "cards": penalty, "reason": "slap"}))
         table = launch.penalty(table, seat, penalty, "slap", effects)
     table = summary.record_slap_lost(table, losers)
+    for place in places:
+        if place.ms is not None:
+            table = summary.record_slap_press(table, place.seat, place.ms)
     pages = (_verdict(losers, tie, penalty), *_order_pages(places))
     notice = Notice(pages, race.closes, PAGE_TIME, losers)
     return replace(table, phase=Phase.NOTICE, notice=notice, race=None)

@@ -25,6 +25,10 @@ class Phase(Enum):
     EXTREME = "extreme"  # a round of Extreme: no turns, only the launcher
 
 
+# A round is in play in these: it has seats, and may have places taken.
+ROUND_PHASES = frozenset({Phase.TURN, Phase.SLAP, Phase.NOTICE, Phase.PAUSED, Phase.EXTREME})
+
+
 @dataclass(frozen=True)
 class Turn:
     seat: int
@@ -82,16 +86,60 @@ class SlapRace:
 
 
 @dataclass(frozen=True)
+class SlapTimes:
+    """A seat's reaction times in slap races it pressed in (a miss has no time)."""
+
+    presses: int = 0
+    total_ms: int = 0
+    best_ms: int | None = None  # None until the first press
+
+    @property
+    def average_ms(self) -> int | None:
+        return round(self.total_ms / self.presses) if self.presses else None
+
+    def add(self, other: SlapTimes) -> SlapTimes:
+        bests = [ms for ms in (self.best_ms, other.best_ms) if ms is not None]
+        return SlapTimes(
+            self.presses + other.presses, self.total_ms + other.total_ms, min(bests, default=None)
+        )
+
+
+@dataclass(frozen=True)
 class SeatStats:
     turns: int = 0
     timeouts: int = 0
     slaps_lost: int = 0
     launcher_cards: int = 0  # cards counted out of the launcher to this seat
     turn_time: float = 0.0  # seconds over all counted turns
+    slap: SlapTimes = SlapTimes()
 
     @property
     def average(self) -> float | None:
         return self.turn_time / self.turns if self.turns else None
+
+
+@dataclass(frozen=True)
+class SeatStanding:
+    """One seat's evening: rounds it sat in that had a winner, and what it did in them."""
+
+    rounds: int = 0
+    wins: int = 0
+    placed: int = 0  # rounds for places in which it took a place
+    place_total: int = 0  # the sum of those places (1 for first)
+    timeouts: int = 0
+    slap: SlapTimes = SlapTimes()
+
+    @property
+    def average_place(self) -> float | None:
+        return self.place_total / self.placed if self.placed else None
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The evening's standings: since the table last woke from sleep, or since a reset."""
+
+    rounds: int = 0
+    seats: Mapping[int, SeatStanding] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -169,6 +217,11 @@ class Table:
     has_launcher: bool = False
     launcher: Launcher = field(default_factory=Launcher)
     round_mode: str | None = None  # the mode the round in play started in; None between rounds
+    round_finish: str | None = None  # its finish, "first" or "places"; None between rounds
+    places: tuple[int, ...] = ()  # seats out of the round, first place first (finish = places)
+    standings: Standings = field(default_factory=Standings)
+    idle_page: int = 0  # seating with standings: 0 the seating screen, then standings pages
+    idle_since: float = 0.0  # when that page came up
 
     @property
     def mode(self) -> str:
@@ -181,3 +234,18 @@ class Table:
     def mode_waits(self) -> bool:
         """A change of mode made during the round, for the next one."""
         return self.round_mode is not None and self.round_mode != self.settings.mode
+
+    @property
+    def finish(self) -> str:
+        """How the round in play ends, as it started ("first" or "places"); between rounds,
+        the settings'. A change made during a round waits for the next, as a mode does."""
+        return self.round_finish or str(self.settings.finish)
+
+    @property
+    def finish_waits(self) -> bool:
+        return self.round_finish is not None and self.round_finish != self.settings.finish
+
+    @property
+    def in_play(self) -> frozenset[int]:
+        """The seated players still in the round: not yet out with a place."""
+        return self.seated - frozenset(self.places) if self.places else self.seated

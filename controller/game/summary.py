@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import random
 
+from . import standings
 from .effects import Announce, Effect, Sound
 from .frozen import replace
-from .state import Lines, Phase, SeatStats, Summary, Table
-from .text import row
+from .state import Lines, Phase, SeatStats, SlapTimes, Summary, Table
+from .text import ordinal, row
 
 PAGE_TIME = 3.0
 ENDED = ("Round ended", "no winner")  # from the menu: the summary of the round it ends
-PAGES_PER_SEAT = 2
 
 
 def fresh_stats(table: Table) -> Table:
@@ -38,6 +38,13 @@ def record_slap_lost(table: Table, seats: frozenset[int]) -> Table:
     return replace(table, stats={**table.stats, **changed})
 
 
+def record_slap_press(table: Table, seat: int, ms: int) -> Table:
+    """A racer's reaction time in a slap race, in milliseconds."""
+    stats = _of(table, seat)
+    stats = replace(stats, slap=stats.slap.add(SlapTimes(1, ms, ms)))
+    return replace(table, stats={**table.stats, seat: stats})
+
+
 def record_launcher_cards(table: Table, seat: int, cards: int) -> Table:
     """Cards the launcher's beam counted out to `seat` (for the launcher's exact draws)."""
     stats = _of(table, seat)
@@ -50,11 +57,24 @@ def _of(table: Table, seat: int) -> SeatStats:
 
 
 def round_over(table: Table, winner: int | None, at: float, effects: list[Effect]) -> Table:
-    """The round ends: won (its winner held their button), or ended from the menu (None)."""
+    """The round ends: won (its winner held their button, or the last place was taken), or
+    ended from the menu (None; in a round for places, whoever went out first has won)."""
+    ended = winner is None
+    if ended and table.places:
+        winner = table.places[0]
     seats = [_report(seat, _of(table, seat)) for seat in sorted(table.seated)]
+    standings_now = standings.fold(table, winner)
     effects += [
-        Sound("fanfare") if winner is not None else Sound("round_ended"),
-        Announce("round_over", {"winner": winner, "seats": seats}),
+        Sound("round_ended") if ended else Sound("fanfare"),
+        Announce(
+            "round_over",
+            {
+                "winner": winner,
+                "places": list(table.places),
+                "seats": seats,
+                "standings": standings.report(standings_now),
+            },
+        ),
     ]
     return replace(
         table,
@@ -67,6 +87,8 @@ def round_over(table: Table, winner: int | None, at: float, effects: list[Effect
         paused_at=None,
         menu_paused=False,
         round_mode=None,
+        round_finish=None,
+        standings=standings_now,
         summary=Summary(winner, 0, at),
     )
 
@@ -78,6 +100,8 @@ def _report(seat: int, stats: SeatStats) -> dict[str, object]:
         "turns": stats.turns,
         "timeouts": stats.timeouts,
         "slaps_lost": stats.slaps_lost,
+        "slap_best_ms": stats.slap.best_ms,
+        "slap_average_ms": stats.slap.average_ms,
         "launcher_cards": stats.launcher_cards,
         "average_turn": None if average is None else round(average, 3),
     }
@@ -86,21 +110,52 @@ def _report(seat: int, stats: SeatStats) -> dict[str, object]:
 # -- the screens -------------------------------------------------------------------------
 
 
+def ended_early(table: Table) -> bool:
+    """Whether the round shown was ended from the menu rather than played to its end."""
+    assert table.summary is not None
+    if table.places:
+        return len(table.places) < len(table.seated)
+    return table.summary.winner is None
+
+
 def pages(table: Table) -> tuple[Lines, ...]:
-    """The title, two screens per seat, and how to go on."""
+    """The title, the places (finish = places), three screens per seat, the evening's
+    standings, and how to go on."""
+    return tuple(lines for lines, _ in _screens(table))
+
+
+def _screens(table: Table) -> list[tuple[Lines, int | None]]:
+    """Each screen, with the seat it is about (its light comes on while it shows)."""
     assert table.summary is not None
     winner = table.summary.winner
-    title = ("Round over!", f"Seat {winner} wins!") if winner is not None else ENDED
-    per_seat = [
-        screen for seat in sorted(table.seated) for screen in _seat_pages(seat, _of(table, seat))
-    ]
-    return (title, *per_seat, ("Play/Pause:", "new round"))
+    first = "Round ended" if ended_early(table) else "Round over!"
+    title = (first, f"Seat {winner} wins!") if winner is not None else ENDED
+    screens: list[tuple[Lines, int | None]] = [(title, None)]
+    screens += [(lines, None) for lines in _place_pages(table.places)]
+    for seat in sorted(table.seated):
+        screens += [(lines, seat) for lines in _seat_pages(table, seat, winner)]
+    screens += [(lines, None) for lines in standings.pages(table.standings)]
+    screens.append((("Play/Pause:", "new round"), None))
+    return screens
 
 
-def _seat_pages(seat: int, stats: SeatStats) -> tuple[Lines, Lines]:
-    # "late": turns that timed out; "slaps": slap races lost; "cards": from the launcher.
+def _place_pages(places: tuple[int, ...]) -> list[Lines]:
+    lines = [row(ordinal(place), f"Seat {seat}") for place, seat in enumerate(places, 1)]
+    if len(lines) % 2:
+        lines.append("")
+    return [(lines[i], lines[i + 1]) for i in range(0, len(lines), 2)]
+
+
+def _seat_pages(table: Table, seat: int, winner: int | None) -> tuple[Lines, Lines, Lines]:
+    # "late": turns that timed out; "slaps": slap races lost; "cards": from the launcher;
+    # "SLAP ms": the best and the average reaction in the round's slap races.
+    stats = _of(table, seat)
     average = stats.average
     turns = f"{stats.turns} turn" + ("" if stats.turns == 1 else "s")
+    if seat in table.places:
+        rank = f"{ordinal(table.places.index(seat) + 1)} place"
+    else:
+        rank = "winner" if seat == winner else ""
     return (
         (
             row(f"Seat {seat}", turns),
@@ -110,6 +165,7 @@ def _seat_pages(seat: int, stats: SeatStats) -> tuple[Lines, Lines]:
             row(f"Seat {seat}", f"late {stats.timeouts}"),
             row(f"slaps {stats.slaps_lost}", f"cards {stats.launcher_cards}"),
         ),
+        (row(f"Seat {seat}", rank), standings.slap_line(stats.slap)),
     )
 
 
@@ -117,16 +173,14 @@ def shown_seat(table: Table) -> int | None:
     """The seat whose screen is up, if any."""
     if table.summary is None:
         return None
-    index = table.summary.page - 1
-    seats = sorted(table.seated)
-    if 0 <= index < len(seats) * PAGES_PER_SEAT:
-        return seats[index // PAGES_PER_SEAT]
-    return None
+    screens = _screens(table)
+    page = table.summary.page
+    return screens[page][1] if 0 <= page < len(screens) else None
 
 
 def show_seat(table: Table, seat: int, at: float) -> Table:
     assert table.summary is not None
-    page = 1 + sorted(table.seated).index(seat) * PAGES_PER_SEAT
+    page = next(n for n, (_, about) in enumerate(_screens(table)) if about == seat)
     return replace(table, summary=replace(table.summary, page=page, since=at))
 
 

@@ -15,6 +15,11 @@ def penalty_text(cards: int, *, each: bool = False) -> str:
     return f"Draw {cards} card" + ("s" if cards > 1 else "")
 
 
+def ordinal(place: int) -> str:
+    """ "1st", "2nd", "3rd", "4th" ... (a table has eight seats at most)."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
 def row(left: str, right: str) -> str:
     """`left` and `right` on one line, `right` flush with the last column. Too long, the
     letters of `left` give way, its first word's first ("press OK" becomes "pres OK"): a number

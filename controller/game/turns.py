@@ -77,7 +77,8 @@ def start(
 def next_turn(
     table: Table, at: float, rng: random.Random, effects: list[Effect], *, sound: bool = True
 ) -> Table:
-    seat = picker.pick(str(table.settings.picker), table.seated, table.picks, rng)
+    # Players out with a place are never picked again.
+    seat = picker.pick(str(table.settings.picker), table.in_play, table.picks, rng)
     # A repeat must not look like a missed press: it is named, sounds and blinks.
     again = bool(table.picks) and table.picks[-1] == seat
     if sound:
@@ -132,12 +133,15 @@ def countdown_fire(
 ) -> Table:
     turn = table.turn
     assert turn is not None and turn.deadline is not None
-    if now >= turn.deadline:
+    deadline = turn.deadline
+    if when >= deadline:
         return timeout(table, effects)
-    # At least one second less, so each wake-up moves the countdown on.
-    left = max(1, min((turn.shown or 1) - 1, shown(turn.deadline, now)))
+    # At least one second less, so each wake-up moves the countdown on. Caught up late, the
+    # countdown goes to its last second, not past the deadline: what fell due before the
+    # deadline (a hold completed, a place taken) still comes first.
+    left = max(1, min((turn.shown or 1) - 1, shown(deadline, now)))
     turn = replace(turn, shown=left)
-    if warning(turn):
+    if warning(turn) and now < deadline:
         effects.append(Sound("tick"))
     return replace(table, turn=turn)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import launch, summary
-from .state import Lines, Phase, Table, Turn
+from . import launch, standings, summary
+from .state import ROUND_PHASES, Lines, Phase, Table, Turn
 from .text import COLUMNS, seat_numbers
 from .turns import warning
 
@@ -48,6 +48,10 @@ def _light(table: Table, seat: int) -> str:
     phase = table.phase
     if phase is Phase.SEATING:
         return "on" if seated else "off"
+    if phase in ROUND_PHASES and seat in table.places:
+        # Out with a place: a steady light that takes no more turns. In Extreme the players
+        # still in are lit steadily, so there theirs is dim; a pause dims every light.
+        return "dim" if phase in (Phase.PAUSED, Phase.EXTREME) else "on"
     if phase is Phase.TURN and table.turn is not None and seat == table.turn.seat:
         if warning(table.turn):
             return "blink_fast"
@@ -98,7 +102,11 @@ def _lines(table: Table) -> Lines:
 
 
 def _idle_lines(table: Table) -> Lines:
-    """Before a round: what the table is set to play, and who has joined (SPEC §3)."""
+    """Before a round: what the table is set to play, and who has joined (SPEC §3); with
+    standings for the evening, their pages in turn."""
+    if table.idle_page and standings.paging(table):
+        pages = standings.pages(table.standings)
+        return pages[(table.idle_page - 1) % len(pages)]
     # "Seats 1 3 5", never "Seats 135", which reads as a number (run together only when
     # spaced they would not fit: seven or eight seats).
     seats = seat_numbers(table.seated, COLUMNS - len("Seats "))

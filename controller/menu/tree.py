@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..game.text import ordinal
 from ..requests import QUICK_DISPENSE
 from ..settings import Settings
 
@@ -22,6 +23,8 @@ class Context:
     stations: int
     has_launcher: bool
     seated: int  # players seated: a round needs two
+    out: tuple[int, ...] = ()  # seats out of the round in play with a place, first place first
+    standings: tuple[tuple[str, str], ...] = ()  # the evening's standings, screen by screen
     # (label, value) for the Info screens; asked only when they show (it reads the network)
     info: Callable[[], tuple[tuple[str, str], ...]] = field(default=lambda: (), compare=False)
     last_button: str | None = None  # for the button test
@@ -33,9 +36,9 @@ class Action:
     """What the panel must do: `kind` with its `value`.
 
     kinds: "setting" (key, value), "play" (what Play/Pause does), "new_round", "seating",
-    "dispense" (cards), "test" ((name, value): "lights", "buttons" or "beam" with True to
-    start and False to stop, "lights" with the seat to light; "buzzer" or "eject" with True),
-    "reset", "close".
+    "bring_back" (the seat), "reset_standings", "dispense" (cards), "test" ((name, value):
+    "lights", "buttons" or "beam" with True to start and False to stop, "lights" with the
+    seat to light; "buzzer" or "eject" with True), "reset", "close".
     """
 
     kind: str
@@ -107,6 +110,28 @@ def _info(context: Context) -> tuple[Entry, ...]:
     return tuple(Entry(label, "info", value) for label, value in context.info())
 
 
+def _bring_back(context: Context) -> tuple[Entry, ...]:
+    # Asked first: a push by mistake would undo a place that was meant.
+    return tuple(
+        Entry(
+            f"Seat {seat} ({ordinal(place)})",
+            "confirm",
+            action=Action("bring_back", seat),
+            question=f"Seat {seat} back in?",
+            hint="out by mistake?",
+        )
+        for place, seat in enumerate(context.out, start=1)
+    )
+
+
+def _standings(context: Context) -> tuple[Entry, ...]:
+    pages = context.standings or (("Standings: none", "play a round"),)
+    return (
+        *(Entry(first, "info", second) for first, second in pages),
+        Entry("Reset standings", "confirm", action=Action("reset_standings"), hint="start over"),
+    )
+
+
 def top(context: Context) -> tuple[Entry, ...]:
     """The top level of the menu."""
     entries = []
@@ -140,6 +165,8 @@ def top(context: Context) -> tuple[Entry, ...]:
                 hint=CHANGE_SEATS_HINT,
             ),
         ]
+        if context.out:
+            entries.append(Entry("Bring back", "submenu", children=_bring_back))
     entries += [
         _setting("mode"),
         _setting("turn_timer"),
@@ -151,6 +178,8 @@ def top(context: Context) -> tuple[Entry, ...]:
         _setting("slap_penalty"),
         _setting("picker"),
         _setting("jump_in"),
+        _setting("finish"),
+        Entry("Standings", "submenu", children=_standings),
     ]
     if context.has_launcher:
         entries += [

@@ -38,7 +38,15 @@ from .inbound import (
     settings_update,
 )
 from .outbox import Outbox, Outgoing
-from .topics import OFFLINE, ONLINE, Topics, encode, settings_payload, state_snapshot
+from .topics import (
+    OFFLINE,
+    ONLINE,
+    Topics,
+    encode,
+    settings_payload,
+    standings_payload,
+    state_snapshot,
+)
 
 log = logging.getLogger(__name__)
 
@@ -205,6 +213,8 @@ class TableLink:
         previous, self._table = self._table, table
         if self._state is None or table.settings is not previous.settings:
             self._publish_settings()
+        if self._state is None or table.standings is not previous.standings:
+            self._publish_standings()
         self._publish_state()
 
     def _publish_state(self, *, always: bool = False) -> None:
@@ -217,6 +227,10 @@ class TableLink:
         if always or state != self._state:
             self._state = state
             self.outbox.retained(Outgoing(self.topics.state, state, retain=True))
+
+    def _publish_standings(self) -> None:
+        payload = standings_payload(self._table)
+        self.outbox.retained(Outgoing(self.topics.standings, payload, retain=True))
 
     def _publish_settings(self, correlation: bytes | None = None) -> None:
         payload = settings_payload(self._table.settings)
@@ -304,6 +318,7 @@ class TableLink:
         self._show(CONNECTED)
         self._announce()
         self._publish_settings()
+        self._publish_standings()
         self._publish_state(always=True)  # with the drop count of the time away
         sending = asyncio.create_task(self._send(client))
         receiving = asyncio.create_task(self._receive(client))

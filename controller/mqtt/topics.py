@@ -6,7 +6,7 @@ import json
 import math
 from dataclasses import dataclass
 
-from ..game import Phase, Table
+from ..game import Phase, Table, standings
 from ..settings import Settings
 
 ROOT = "flashtable"
@@ -38,6 +38,10 @@ class Topics:
     @property
     def settings(self) -> str:
         return f"{self.base}/settings"
+
+    @property
+    def standings(self) -> str:
+        return f"{self.base}/standings"
 
     @property
     def settings_set(self) -> str:
@@ -87,8 +91,11 @@ def state_snapshot(
     launcher = table.launcher
     return {
         "mode": table.mode,  # the round's own: a mode chosen during it waits for the next
+        "finish": table.finish,  # the same
         "phase": table.phase.value,
         "seats": sorted(table.seated),
+        # Out of the round with a place, first place first; after a round, its places.
+        "places": [] if table.phase is Phase.SEATING else list(table.places),
         "seat": seat,
         "seconds_left": left,
         "paused": table.phase is Phase.PAUSED,
@@ -105,3 +112,8 @@ def state_snapshot(
 
 def settings_payload(settings: Settings) -> dict[str, object]:
     return dict(settings)
+
+
+def standings_payload(table: Table) -> dict[str, object]:
+    """The retained `standings`: the evening's, as the `round_over` event carries them."""
+    return standings.report(table.standings)

@@ -30,6 +30,7 @@ from .launcher import LauncherPanel, reading
 from .lcd import Encoder, Lcd, backlit
 from .logroute import LogRoute
 from .logview import EventLog
+from .standings_screen import StandingsScreen
 from .tabletop import TableTop
 
 FRAME = 0.05  # seconds between frames: smooth enough for a 0.12 s fast blink
@@ -177,6 +178,8 @@ class TableApp(App[int]):
             await self._fault(move.name)
         elif move.kind == "help":
             self.push_screen(HelpScreen())
+        elif move.kind == "standings":
+            self.push_screen(StandingsScreen(self.table.daemon.table))
         elif move.kind == "arm_hold":
             self.log_view.note("hold: the next button is held down")
         elif move.kind == "missing":
@@ -251,7 +254,10 @@ class TableApp(App[int]):
 
     def _status(self, game_time: float) -> str:
         hold = "  HOLD armed" if self._hold_next else ""
+        # A seat box has no room for its place: the places go up here, first place first.
+        out = self.table.daemon.table.places if self.table is not None else ()
+        places = f"  places {' '.join(map(str, out))}" if out else ""
         return (
             f"Flash Table sim  {self.seats} seats  seed {self.seed}  "
-            f"time x{self.time_scale:g}  {game_time:7.1f} s{hold}"
+            f"time x{self.time_scale:g}  {game_time:7.1f} s{places}{hold}"
         )

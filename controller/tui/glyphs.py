@@ -17,7 +17,7 @@ from controller.game.glyphs import CUSTOM_CHARS, readable
 # pattern: (left mark, right mark, meaning for the legend)
 LIGHT_MARKS: Mapping[str, tuple[str, str, str]] = {
     "off": (" ", " ", "off: free seat"),
-    "on": ("(", ")", "steady: seated"),
+    "on": ("(", ")", "steady: seated, or out"),
     "dim": ("·", "·", "dim: waiting, paused"),
     "pulse": ("<", ">", "pulsing: their turn"),
     "blink": ("*", "*", "blinking: press on"),

@@ -22,8 +22,8 @@ FAULT_KEYS = {"j": "jam", "c": "clear", "e": "empty", "r": "refill"}
 
 @dataclass(frozen=True)
 class Move:
-    """What a key asks for: `kind` is tap, hold, turn, fault, help, arm_hold or quit, or
-    missing for the key of a seat this table does not have."""
+    """What a key asks for: `kind` is tap, hold, turn, fault, help, standings, arm_hold or
+    quit, or missing for the key of a seat this table does not have."""
 
     kind: str
     name: str = ""
@@ -65,6 +65,8 @@ def move_for(key: str, character: str | None, *, seats: int, armed: bool) -> Mov
         return Move("fault", FAULT_KEYS[typed])
     if typed == "?":
         return Move("help")
+    if typed == "s":
+        return Move("standings")
     if typed == "h":
         return Move("arm_hold")
     if typed == "q":
@@ -87,5 +89,5 @@ KEY_HELP = (
     ("backspace", f"hold it {BACK_HOLD:g} s (back)"),
     ("j c  e r", f"jam, clear; empty, fill ({FULL_DECK})"),
     ("mouse", "click; keep down to hold"),
-    ("?  q", "this help, quit"),
+    ("?  s  q", "help, standings, quit"),
 )

@@ -9,9 +9,12 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from controller.config import Config
+from controller.game.standings import report
+from controller.game.text import ordinal
+from controller.requests import ChangeSettings
 from controller.sim import SimTable
 from controller.sim_firmware import FirmwareSimError
 from controller.statefile import reason_of
@@ -21,7 +24,17 @@ from hardware.pinmap import input_roles
 from .eventlog import Recorder, value_text
 from .faults import FaultError, apply_fault, clear_for_ok
 from .logroute import LogRoute
-from .script_syntax import COUNTS, FAULTS, ScriptError, Step, parse, seat_number, seconds
+from .script_syntax import (
+    COUNTS,
+    FAULTS,
+    ScriptError,
+    Step,
+    parse,
+    seat_number,
+    seconds,
+    settings,
+)
+from .standings import standings_lines
 
 
 class Player:
@@ -46,6 +59,8 @@ class Player:
             "show": self._show,
             "ok": self._ok,
             "inputs": self._echo_inputs,
+            "set": self._set,
+            "standings": self._standings,
             "expect": self._expect,
         }
 
@@ -129,7 +144,19 @@ class Player:
     async def _show(self, args: tuple[str, ...]) -> None:
         lcd = "|".join(self.table.lcd)
         lights = " ".join(f"{s}:{p}" for s, p in self.table.lights.items() if p != "off")
-        self._note(f"lcd |{lcd}| lights {lights or 'none'}")
+        out = self.table.daemon.table.places
+        # Only once a place is taken: a round for the first out shows as it always did.
+        places = " ".join(f"{ordinal(n)}:{seat}" for n, seat in enumerate(out, start=1))
+        self._note(f"lcd |{lcd}| lights {lights or 'none'}" + (f" places {places}" if out else ""))
+
+    async def _standings(self, args: tuple[str, ...]) -> None:
+        for line in standings_lines(self.table.daemon.table):
+            self._note(line)
+
+    async def _set(self, args: tuple[str, ...]) -> None:
+        # As `flashtable settings set` does to a running table: one change, kept, announced.
+        self.table.daemon.handle(ChangeSettings(settings(args)))
+        await self.table.settle()
 
     async def _expect(self, args: tuple[str, ...]) -> None:
         what, rest = args[0], args[1:]
@@ -148,6 +175,10 @@ class Player:
                 raise ScriptError(f"lit seats are {lit or 'none'}, not {rest[0]}")
         elif what == "event":
             self._expect_event(rest[0], dict(pair.split("=", 1) for pair in rest[1:]))
+        elif what == "place":
+            self._expect_place(seat_number(rest[0]), rest[1])
+        elif what == "standings":
+            self._expect_standings(rest)
         elif what in COUNTS:
             if self.table.launcher is None:
                 raise ScriptError("this table has no launcher")
@@ -155,6 +186,27 @@ class Player:
             if counted != int(rest[0]):
                 where = "out" if what == "cards_out" else "left in the hopper"
                 raise ScriptError(f"{counted} cards {where}, not {rest[0]}")
+
+    def _expect_place(self, seat: int, wanted: str) -> None:
+        places = self.table.daemon.table.places
+        place = str(places.index(seat) + 1) if seat in places else "none"
+        if place != wanted:
+            raise ScriptError(f"seat {seat} has place {place}, not {wanted}")
+
+    def _expect_standings(self, args: tuple[str, ...]) -> None:
+        figures = report(self.table.daemon.table.standings)
+        what, pairs = "the standings", args
+        if "=" not in args[0]:
+            seat = seat_number(args[0])
+            entries = cast(list[dict[str, object]], figures["seats"])
+            figures = next((e for e in entries if e["seat"] == seat), {})
+            what, pairs = f"seat {seat}'s standings", args[1:]
+            if not figures:
+                raise ScriptError(f"seat {seat} has no standings yet")
+        for key, value in (pair.split("=", 1) for pair in pairs):
+            shown = value_text(figures[key])
+            if shown != value:
+                raise ScriptError(f"{what}: {key} is {shown}, not {value}")
 
     def _expect_event(self, kind: str, data: dict[str, str]) -> None:
         for event in self.table.events:

@@ -6,11 +6,23 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from controller.settings import SettingError, Settings, key_values
+
 PATTERNS = ("off", "on", "dim", "pulse", "blink", "blink_fast", "flash")
 FAULTS = ("jam", "clear", "empty", "refill")
 COUNTS = ("cards_out", "cards_left")
 ALIASES = ("lit", "others")
-EXPECTED = "lcd, light, lit, event, cards_out or cards_left"
+EXPECTED = "lcd, light, lit, event, place, standings, cards_out or cards_left"
+# What `expect standings` may check: the table's count, and each seat's figures (docs/mqtt.md).
+STANDINGS_KEYS = ("rounds",)
+SEAT_STANDINGS_KEYS = (
+    "rounds",
+    "wins",
+    "average_place",
+    "timeouts",
+    "slap_best_ms",
+    "slap_average_ms",
+)
 
 
 class ScriptError(Exception):
@@ -39,6 +51,17 @@ def whole(text: str, what: str) -> int:
         return int(text)
     except ValueError:
         raise ScriptError(f"{what} must be a whole number, not {text!r}") from None
+
+
+def settings(args: tuple[str, ...]) -> dict[str, str]:
+    """`set`'s KEY=VALUE pairs, checked by the settings model as `flashtable settings set`
+    checks them."""
+    try:
+        changes = key_values(list(args))
+        Settings().replace(changes)
+    except SettingError as err:
+        raise ScriptError(str(err)) from None
+    return changes
 
 
 def seat_number(text: str) -> int:
@@ -89,6 +112,9 @@ FORMS = {
     "expect light": ("a seat and a pattern", "expect light 3 pulse"),
     "expect lit": ("a seat, or none", "expect lit 3"),
     "expect event": ("a type, then KEY=VALUE pairs", "expect event timeout seat=3"),
+    "expect place": ("a seat and a place, or none", "expect place 3 2"),
+    "expect standings": ("a seat (or none), then KEY=VALUE pairs", "expect standings 3 wins=1"),
+    "set": ("KEY=VALUE pairs", "set finish=places"),
     "expect cards_out": ("a number of cards", "expect cards_out 2"),
     "expect cards_left": ("a number of cards", "expect cards_left 52"),
 }
@@ -129,8 +155,11 @@ def _check(step: Step, inputs: frozenset[str]) -> None:
         _count(command, args, 0, 1 if command == "refill" else 0)
         if args and whole(args[0], "cards") < 0:
             raise ScriptError(f"refill takes a number of cards to add, not {args[0]}")
-    elif command in ("show", "ok"):
+    elif command in ("show", "ok", "standings"):
         _count(command, args, 0, 0)
+    elif command == "set":
+        _count(command, args, 1, 99)
+        settings(args)
     elif command == "inputs":
         _count(command, args, 1, 1)
         if args[0] not in ("on", "off"):
@@ -164,5 +193,22 @@ def _check_expect(args: tuple[str, ...], inputs: frozenset[str]) -> None:
     elif what in COUNTS:
         _count(f"expect {what}", rest, 1, 1)
         whole(rest[0], "cards")
+    elif what == "place":
+        _count("expect place", rest, 2, 2)
+        _seat(rest[0], inputs)
+        if rest[1] != "none" and not 1 <= whole(rest[1], "a place") <= 8:
+            raise ScriptError(f"a place is 1 to 8, or none, not {rest[1]!r}")
+    elif what == "standings":
+        _count("expect standings", rest, 1, 99)
+        pairs = rest
+        keys: tuple[str, ...] = STANDINGS_KEYS
+        if "=" not in rest[0]:
+            _seat(rest[0], inputs)
+            pairs, keys = rest[1:], SEAT_STANDINGS_KEYS
+        _count("expect standings", pairs, 1, 99)
+        for pair in pairs:
+            key = pair.split("=", 1)[0]
+            if "=" not in pair or key not in keys:
+                raise ScriptError(f"standings has {', '.join(keys)}, not {pair!r}")
     else:
         raise ScriptError(f"cannot expect {what!r}; expect {EXPECTED}")

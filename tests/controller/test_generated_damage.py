@@ -35,13 +35,18 @@ def examples(count: int) -> settings:
     return settings(max_examples=count, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-# A snapshot of a game in play, as the daemon writes it: three seats, a turn running, cards
-# owed to a seat.
+# A snapshot of a game in play, as the daemon writes it: four seats in a round for places,
+# seat 4 out with 1st place, a turn running, cards owed to a seat, SLAP times, and the
+# evening's standings after two rounds.
 GOOD_SNAPSHOT = (
     (
-        b'{"flashtable":"0.1.0","format":1,"launcher":{"cards_out":2,"jams":0,"misses":0,'
-        b'"queue":[[3,2,"timeout"]]},"phase":"turn","picks":[1,3],"seated":[1,3,5],'
-        b'"stations":6,"stats":{"1":[2,0,0,0,7.5],"3":[1,1,0,2,6.0],"5":[1,0,1,0,2.25]},'
+        b'{"finish":"places","flashtable":"0.1.0","format":2,"launcher":{"cards_out":2,'
+        b'"jams":0,"misses":0,"queue":[[3,2,"timeout"]]},"mode":"table","phase":"turn",'
+        b'"picks":[1,3],"places":[4],"seated":[1,3,4,5],"stations":6,'
+        b'"standings":{"rounds":2,"seats":{"1":[2,1,1,1,0,1,300,300],'
+        b'"3":[2,1,1,3,2,2,900,400],"5":[1,0,0,0,0,0,0,null]}},'
+        b'"stats":{"1":[2,0,0,0,7.5,1,250,250],"3":[1,1,0,2,6.0,0,0,null],'
+        b'"4":[1,0,0,0,1.0,0,0,null],"5":[1,0,1,0,2.25,2,700,300]},'
         b'"summary":null,"turn":{"left":3.2,"played":2.8,"seat":5}}\n'
     )
     + json.dumps({"left": 3.1}).ljust(snapshot.CLOCK_LINE - 1).encode()
@@ -65,7 +70,8 @@ def resume(data: bytes) -> object:
 
 def test_the_good_samples_are_good():
     """The damage below starts from files the readers take as they are."""
-    assert resume(GOOD_SNAPSHOT).turn.seat == 5
+    good = resume(GOOD_SNAPSHOT)
+    assert good.turn.seat == 5 and good.places == (4,) and good.standings.rounds == 2
     assert owed._newest(GOOD_OWED)[1] == ((2, "jam"), None)
     assert isinstance(parse_json(GOOD_SETTINGS), dict)
     with tempfile.TemporaryDirectory() as name:
@@ -200,4 +206,4 @@ def test_a_snapshot_of_times_a_float_cannot_write_short_is_read_back():
     encoded = codec.encode(dataclasses.replace(table, turn=turn, stats=stats), now)
     read = parse_json(json.dumps(encoded).encode())
     assert read["turn"]["played"] == 0.0
-    assert [s[-1] for s in read["stats"].values()] == [0.0, 0.0, 0.0]
+    assert [s[4] for s in read["stats"].values()] == [0.0, 0.0, 0.0, 0.0]

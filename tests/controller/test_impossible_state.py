@@ -26,13 +26,40 @@ SETTINGS_FILE = "settings.json"
 seats = st.integers(0, STATIONS + 1)  # 0 and 7 are no seat of this table
 counts = st.integers(0, 10**6)
 seconds = st.floats(0, 10**5).map(lambda value: round(value, 3))  # as the daemon writes them
+few = st.integers(0, 4)
+# SLAP reaction times (presses, total ms, best ms): none, and some a race gives or not.
+slap_times = st.just((0, 0, None)) | st.tuples(
+    few, st.integers(0, 4 * codec.MAX_SLAP_MS), st.none() | st.integers(0, codec.MAX_SLAP_MS)
+)
+# Times a race does give: the best no slower than the average.
+race_times = st.just((0, 0, None)) | st.builds(
+    lambda presses, best, slower: (presses, best * presses + slower, best),
+    st.integers(1, 4),
+    st.integers(0, 3000),
+    st.integers(0, 2000),
+)
+standings = st.fixed_dictionaries(
+    {
+        "rounds": few,
+        "seats": st.dictionaries(
+            seats.map(str),
+            st.tuples(few, few, few, st.integers(0, 4 * STATIONS), counts, slap_times).map(
+                lambda values: [*values[:5], *values[5]]
+            ),
+            max_size=STATIONS,
+        ),
+    }
+)
 
-snapshots = st.fixed_dictionaries(
+any_values = st.fixed_dictionaries(
     {
         "flashtable": st.just(__version__),
         "format": st.just(codec.FORMAT),
         "stations": st.just(STATIONS),
         "phase": st.sampled_from([phase.value for phase in Phase]),
+        "finish": st.none() | st.sampled_from([*sorted(codec.FINISHES), "last"]),
+        "places": st.lists(seats, max_size=STATIONS + 1),
+        "standings": standings,
         "seated": st.lists(seats, max_size=STATIONS + 1),
         "turn": st.none()
         | st.fixed_dictionaries(
@@ -45,7 +72,9 @@ snapshots = st.fixed_dictionaries(
         "picks": st.lists(seats, max_size=6),
         "stats": st.dictionaries(
             seats.map(str),
-            st.tuples(counts, counts, counts, counts, seconds).map(list),
+            st.tuples(counts, counts, counts, counts, seconds, slap_times).map(
+                lambda values: [*values[:5], *values[5]]
+            ),
             max_size=STATIONS,
         ),
         "summary": st.none()
@@ -67,6 +96,98 @@ snapshots = st.fixed_dictionaries(
         ),
     }
 )
+
+
+PLAYING = {"turn", "slap", "notice", "paused", "extreme"}
+
+# One thing wrong with a snapshot a game could write: the reader must refuse it, or resume a
+# game that still plays (a change that happens to be harmless).
+DAMAGE = (
+    "place twice",
+    "place of nobody",
+    "one left unplaced",
+    "turn of a player out",
+    "a win too many",
+    "a win too few",
+    "places for the first out",
+    "no finish",
+    "finish between rounds",
+    "winner not first",
+    "slap best over average",
+    "place past the seats",
+)
+
+
+@st.composite
+def near_games(draw: st.DrawFn) -> dict:
+    """Snapshots as a game writes them, with the round's finish, places and the evening's
+    standings, often with one thing wrong (DAMAGE): so that these fields are read whole, and
+    every impossible combination of them is tried."""
+    fields = draw(any_values)
+    phase = fields["phase"]
+    seated = draw(st.lists(st.integers(1, STATIONS), min_size=2, max_size=STATIONS, unique=True))
+    order = draw(st.permutations(seated))
+    finish = draw(st.sampled_from(["first", "places"])) if phase in PLAYING else None
+    places: list[int] = []
+    if finish == "places":
+        places = order[: draw(st.integers(0, len(seated) - 2))]
+    elif phase == "round_over" and draw(st.booleans()):
+        places = order[: draw(st.sampled_from([len(seated), *range(len(seated) - 1)]))]
+    in_play = [seat for seat in seated if seat not in places]
+    rounds = draw(few)
+    winners = [draw(st.sampled_from(seated)) for _ in range(rounds)]
+    entries = {}
+    for seat in {*winners, *draw(st.lists(st.sampled_from(seated), unique=True))}:
+        wins = winners.count(seat)
+        played = draw(st.integers(max(wins, 1), max(rounds, 1)))
+        placed = draw(st.integers(0, played))
+        place_total = draw(st.integers(placed, placed * len(seated)))
+        entries[seat] = [played, wins, placed, place_total, draw(few), *draw(race_times)]
+    winner = places[0] if places else draw(st.none() | st.sampled_from(seated))
+    fields.update(
+        seated=seated,
+        finish=finish,
+        places=places,
+        picks=draw(st.lists(st.sampled_from(seated), max_size=6)),
+        stats={str(seat): [1, 0, 0, 0, 2.0, *draw(race_times)] for seat in seated},
+        turn={"seat": draw(st.sampled_from(in_play or seated)), "played": 1.0, "left": 2.5},
+        summary={"winner": winner, "page": draw(st.integers(0, 12))},
+        launcher={"queue": [], "misses": 0, "cards_out": 0, "jams": 0},
+    )
+    damage = draw(st.none() | st.sampled_from(DAMAGE))
+    if damage == "place twice" and places:
+        places.append(places[0])
+    elif damage == "place of nobody":
+        places.append(draw(st.sampled_from([0, STATIONS + 1, *set(range(1, 7)) - set(seated)])))
+    elif damage == "one left unplaced":
+        fields["places"] = order[: len(seated) - 1]
+    elif damage == "turn of a player out" and places:
+        fields["turn"]["seat"] = places[-1]
+    elif damage in ("a win too many", "a win too few") and entries:
+        seat = draw(st.sampled_from(sorted(entries)))
+        entries[seat][1] = max(0, entries[seat][1] + (1 if damage == "a win too many" else -1))
+    elif damage == "places for the first out":
+        fields["finish"] = "first"
+    elif damage == "no finish":
+        fields["finish"] = None
+    elif damage == "finish between rounds":
+        fields["finish"] = "places"
+    elif damage == "winner not first" and places:
+        fields["summary"]["winner"] = draw(st.sampled_from(seated))
+    elif damage == "slap best over average" and entries:
+        seat = draw(st.sampled_from(sorted(entries)))
+        entries[seat][5:] = [2, 300, 200]
+    elif damage == "place past the seats" and entries:
+        seat = draw(st.sampled_from(sorted(entries)))
+        entries[seat][2:4] = [1, STATIONS + 1]
+    fields["standings"] = {
+        "rounds": rounds,
+        "seats": {str(seat): entry for seat, entry in entries.items()},
+    }
+    return fields
+
+
+snapshots = any_values | near_games()
 
 
 def snapshot_file(fields: dict, left: float | None) -> bytes:
@@ -125,7 +246,19 @@ def test_a_snapshot_that_loads_can_be_drawn_on_every_screen_and_played(fields, l
     for lines in every_screen(table):
         assert all(len(line) <= 16 for line in lines)
     assert table.launcher.owed <= owed.MAX_OWED
-    assert table.turn is None or table.turn.seat in table.seated
+    assert table.turn is None or table.turn.seat in table.in_play
+    assert set(table.places) <= table.seated and len(set(table.places)) == len(table.places)
+    assert sum(s.wins for s in table.standings.seats.values()) == table.standings.rounds
+    # What it resumed, it writes again as a snapshot it resumes.
+    again = codec.decode(
+        json.loads(json.dumps(codec.encode(table, 100.0))),
+        settings=Settings({}),
+        stations=STATIONS,
+        has_launcher=True,
+        now=100.0,
+        rng=random.Random(1),
+    )
+    assert again.places == table.places and again.standings == table.standings
 
 
 async def first_screen(state_dir: Path) -> tuple[str, str]:

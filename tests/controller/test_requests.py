@@ -7,6 +7,7 @@ import logging
 
 import pytest
 
+from controller.config import Config
 from controller.requests import (
     ChangeSettings,
     DealCards,
@@ -14,7 +15,7 @@ from controller.requests import (
     RereadSettings,
     TableStopped,
 )
-from controller.settings import SettingError
+from controller.settings import SettingError, Settings
 from controller.sim import SimTable
 
 
@@ -93,3 +94,33 @@ async def test_stopping_with_the_menu_open_changes_nothing_in_the_game():
         seen = len(table.events)
     assert list(table.events)[seen:] == []
     assert table.clock.next_due() is None  # no timer of the game outlives the daemon
+
+
+@pytest.mark.parametrize(
+    ("name", "seat", "message"),
+    [
+        ("bring_back", None, "a seat goes with bring_back"),
+        ("play", 3, "a seat goes with bring_back, and with no other command"),
+        ("bring_back", 9, "seat must be 1 to 8, not 9"),
+        ("bring_back", True, "seat must be 1 to 8, not True"),
+    ],
+)
+def test_bring_back_names_a_seat_and_no_other_command_does(name, seat, message):
+    with pytest.raises(ValueError, match=message):
+        GameCommand(name, seat)
+
+
+async def test_bring_back_and_reset_standings_reach_the_game_from_outside_the_menu():
+    config = Config(settings=Settings({"finish": "places", "turn_timer": "off"}))
+    async with SimTable(config, seed=1) as table:
+        for seat in (1, 2, 3):
+            await table.tap(f"seat{seat}")
+        await table.tap("play_pause")
+        [lit] = table.lit()
+        leaving = next(seat for seat in (1, 2, 3) if seat != lit)
+        await table.hold(f"seat{leaving}", 2.2)
+        assert table.daemon.table.places == (leaving,)
+        await answer(table, table.daemon.submit(GameCommand("bring_back", leaving)))
+        assert table.daemon.table.places == ()
+        await answer(table, table.daemon.submit(GameCommand("reset_standings")))
+        assert table.events_of("standings_reset")[-1].data == {"reason": "menu"}

@@ -8,6 +8,7 @@ import pytest
 
 from controller import snapshot
 from controller.config import Config
+from controller.game import codec
 from controller.renderer import Renderer
 from controller.settings import Settings
 from controller.sim import SimTable
@@ -78,7 +79,7 @@ async def test_seating_survives_a_restart(tmp_path):
     [
         lambda data: data[: len(data) // 2],
         lambda data: data.replace(b'"flashtable":"', b'"flashtable":"9'),
-        lambda data: data.replace(b'"format":1', b'"format":7'),
+        lambda data: data.replace(b'"format":%d' % codec.FORMAT, b'"format":7'),
         lambda data: data.replace(b'"stations":6', b'"stations":4'),
         lambda data: b"[" * 5000 + data,
         lambda data: data.replace(b'"seated":[1,3]', b'"seated":[1,99]'),
@@ -122,7 +123,7 @@ async def round_over_snapshot(tmp_path) -> bytes:
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda data: data.replace(b'"page":0', b'"page":9'),
+        lambda data: data.replace(b'"page":0', b'"page":99'),
         lambda data: data.replace(b'"page":0', b'"page":7').replace(b"[1,2,3]", b"[1,2,2]"),
         lambda data: data.replace(b'"winner":', b'"winner":5,"x":'),
     ],

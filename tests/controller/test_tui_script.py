@@ -17,6 +17,7 @@ from controller.tui.script import ScriptError, input_names, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "full-round.txt"
+PLACES_EXAMPLE = ROOT / "docs" / "examples" / "places-round.txt"
 EVENT_LINE = re.compile(r"^ {0,3}\d+ +\d+\.\d{3} [a-z_]+( .*)?$")
 
 
@@ -68,6 +69,31 @@ def test_example_script_plays_a_full_round(capsys, monkeypatch):
     assert any(line.startswith("#") and "lcd |" in line for line in lines)
 
 
+def test_example_script_plays_a_round_for_places(capsys):
+    status, lines, err = run(PLACES_EXAMPLE, capsys)
+    assert (status, err) == (0, "")
+    events = [line for line in lines if not line.startswith("#")]
+    assert all(EVENT_LINE.match(line) for line in events), events
+    out: set[int] = set()
+    taken = []
+    for line in events:
+        kind, data = line.split()[2], dict(re.findall(r"(\w+)=(\S+)", line))
+        if kind == "place_taken":
+            out.add(int(data["seat"]))
+            taken.append(int(data["place"]))
+        elif kind == "player_back":
+            out.discard(int(data["seat"]))
+        elif kind == "turn_started":
+            assert int(data["seat"]) not in out, line  # never the turn of a player out
+        elif kind == "slap_started":
+            assert not set(map(int, data["racers"].strip("[]").split(","))) & out
+    assert taken == [1, 2, 2, 3, 4]  # seat 2 went out twice: brought back between
+    assert "round_over" in [line.split()[2] for line in events]
+    notes = [line.split(None, 2)[2] for line in lines if line.startswith("#")]
+    assert "Standings after 1 round:" in notes
+    assert any("places 1st:3" in note for note in notes)
+
+
 def test_the_same_seed_plays_the_same_round(capsys):
     first = run(EXAMPLE, capsys, seats=8)
     again = run(EXAMPLE, capsys, seats=8)
@@ -95,7 +121,8 @@ def test_script_event_lines_carry_seq_time_type_and_data(tmp_path, capsys):
     assert status == 0
     assert lines[0] == "   1    0.000 seat_claimed     seat=2"
     assert lines[1] == "   2    1.120 seat_claimed     seat=4"
-    assert re.match(r"   3    1\.240 round_started    seats=\[2,4\] mode=table$", lines[2])
+    started = r"   3    1\.240 round_started    seats=\[2,4\] mode=table finish=first$"
+    assert re.match(started, lines[2])
     assert re.match(r"   4    1\.240 turn_started     seat=[24] limit=6\.0$", lines[3])
 
 
@@ -243,6 +270,18 @@ def test_an_empty_hopper_waits_for_a_refill_and_ok(tmp_path, capsys):
         ("refill -3\n", "line 1: refill takes a number of cards to add, not -3"),
         ("ok now\n", "line 1: ok takes nothing after it, not 'now'"),
         ("jam 2\n", "line 1: jam takes nothing after it, not '2'"),
+        ("set turn_timer=99\n", "line 1: turn_timer cannot be '99'; allowed: off, 2-30 s"),
+        ("set finish places\n", "line 1: 'finish' is not KEY=VALUE: write finish=places"),
+        ("set\n", "line 1: set takes KEY=VALUE pairs, as in 'set finish=places'"),
+        ("standings 3\n", "line 1: standings takes nothing after it, not '3'"),
+        ("expect place 3 first\n", "line 1: a place must be a whole number, not 'first'"),
+        ("expect place 3 9\n", "line 1: a place is 1 to 8, or none, not '9'"),
+        ("expect place 3\n", "line 1: expect place takes a seat and a place, or none"),
+        ("expect place 3 none\nexpect place 3 1\n", "line 2: seat 3 has place none, not 1"),
+        ("expect standings 3 wins\n", "line 1: standings has rounds, wins, average_place"),
+        ("expect standings wins=1\n", "line 1: standings has rounds, not 'wins=1'"),
+        ("expect standings 3 wins=1\n", "line 1: seat 3 has no standings yet"),
+        ("expect standings rounds=1\n", "line 1: the standings: rounds is 0, not 1"),
     ],
 )
 def test_a_bad_script_exits_1_naming_the_line(tmp_path, capsys, script, message):
@@ -251,6 +290,23 @@ def test_a_bad_script_exits_1_naming_the_line(tmp_path, capsys, script, message)
     assert status == 1
     assert err.startswith(f"flashtable: {path}: {message}")
     assert err.count("\n") == 1
+
+
+def test_set_changes_a_setting_as_the_shell_does_and_show_adds_the_places(tmp_path, capsys):
+    script = """
+        set finish=places turn_timer=off
+        tap seat1 seat2 seat3 play_pause
+        hold seat1 2.5
+        expect place 1 1
+        show
+        standings
+    """
+    status, lines, _ = run(headless(tmp_path, script), capsys)
+    assert status == 0
+    assert re.match(r"   1    0\.000 settings_changed changes=\{.*\"finish\":\"places\"", lines[0])
+    shown = notes(lines)
+    assert shown[0].startswith("lcd |Seat 1 1st place|") and shown[0].endswith(" places 1st:1")
+    assert shown[1:] == ["No round counted yet: the standings start with the first one won."]
 
 
 def test_a_script_that_cannot_be_parsed_plays_nothing(tmp_path, capsys):

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from hypothesis import strategies as st
 
 from controller.game import (
+    Command,
     Configure,
     Press,
     Release,
@@ -46,6 +47,7 @@ game_settings = st.fixed_dictionaries(
         "timeout_penalty": st.sampled_from([0, 2]),
         "picker": st.sampled_from(["classic", "fair"]),
         "handicap_seat2": st.sampled_from([0, 3]),
+        "finish": st.sampled_from(["first", "places", "places"]),
     }
 )
 gaps = st.sampled_from([0.0, 0.0005, 0.01, 0.1, 0.3, 0.6, 1.0, 2.0, 2.5, 5.0, 30.0, 90.0])
@@ -64,6 +66,9 @@ action = st.one_of(
     st.tuples(st.just("card"), st.just(""), gaps, st.just(0.0)),
     st.tuples(st.sampled_from(["jam", "empty", "done"]), st.just(""), gaps, st.just(0.0)),
     st.tuples(st.just("exact"), st.just(""), st.just(0.0), st.just(0.0)),
+    # From the menu: a player out with a place brought back; the standings started over.
+    st.tuples(st.just("back"), st.sampled_from(INPUTS[:STATIONS]), st.just(0.0), st.just(0.0)),
+    st.tuples(st.just("reset"), st.just(""), st.just(0.0), st.just(0.0)),
 )
 games = st.tuples(
     game_settings,
@@ -134,6 +139,10 @@ class RandomGame:
                 feed(LauncherStopped(kind, edge), edge)
             elif kind == "exact":
                 feed(ExactDraw(3, "quick", now), now)
+            elif kind == "back":
+                feed(Command("bring_back", now, int(name.removeprefix("seat"))), now)
+            elif kind == "reset":
+                feed(Command("reset_standings", now), now)
             else:
                 changed = self.table.settings.replace({"jump_in": "on", "turn_timer": 3})
                 feed(Configure(changed, now), now)

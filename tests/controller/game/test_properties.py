@@ -6,6 +6,7 @@ import random
 from hypothesis import HealthCheck, event, given, settings
 
 from controller.game import Announce, Phase, Sound, next_wakeup, render, replay
+from controller.game.state import ROUND_PHASES
 from controller.tunes import TUNES
 
 from .strategies import RandomGame, games
@@ -22,14 +23,22 @@ def check(table, effects, now):
     lit = [n for n, p in enumerate(view.lights, start=1) if p in LIT]
     if table.phase is Phase.TURN:
         lit = [n for n, p in enumerate(view.lights, start=1) if p in TURN_LIT]
-        assert lit == [table.turn.seat] and table.turn.seat in table.seated
+        assert lit == [table.turn.seat] and table.turn.seat in table.in_play
     elif table.phase is not Phase.EXTREME:  # no turns there: lights quicken with the chime
         assert lit == []
+    # Places: distinct seated players; a round in play keeps two players in at least.
+    assert len(set(table.places)) == len(table.places) and set(table.places) <= table.seated
+    if table.phase in ROUND_PHASES and table.places:
+        assert table.finish == "places" and len(table.in_play) >= 2
+    if table.race is not None:
+        assert not table.race.racers & set(table.places)
+    assert sum(s.wins for s in table.standings.seats.values()) == table.standings.rounds
     assert all(delivery.cards > 0 for delivery in table.launcher.queue)
     assert table.has_launcher or not table.launcher.queue
     for effect in effects:
         if isinstance(effect, Announce) and effect.type == "penalty":
             assert effect.data["seat"] in table.seated and effect.data["cards"] > 0
+            assert effect.data["seat"] not in table.places or table.phase is Phase.ROUND_OVER
         if isinstance(effect, Announce) and effect.type == "dispense":
             assert effect.data["seat"] is None or effect.data["seat"] in table.seated
         if isinstance(effect, Sound):

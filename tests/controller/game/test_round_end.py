@@ -65,16 +65,24 @@ def test_the_summary_shows_each_seats_statistics_one_screen_at_a_time():
     assert sum(s["slaps_lost"] for s in stats.values()) == 1
 
     screens = [game.lines]
-    for _ in range(6):
+    for _ in range(13):
         game.wait(PAGE_TIME)
         screens.append(game.lines)
     s1, s3 = stats[1], stats[3]
+    # Nobody raced the one slap: no reaction time, and no places with finish = first.
     assert screens == [
         ("Round over!", f"Seat {winner} wins!"),
         (f"Seat 1 {s1['turns']:>3} turns", f"avg turn {s1['average_turn']:>6.1f}s"),
         ("Seat 1    late " + str(s1["timeouts"]), f"slaps {s1['slaps_lost']}  cards 0"),
+        ("Seat 1" + ("winner" if winner == 1 else "").rjust(10), "SLAP ms        -"),
         (f"Seat 3 {s3['turns']:>3} turns", f"avg turn {s3['average_turn']:>6.1f}s"),
         ("Seat 3    late " + str(s3["timeouts"]), f"slaps {s3['slaps_lost']}  cards 0"),
+        ("Seat 3" + ("winner" if winner == 3 else "").rjust(10), "SLAP ms        -"),
+        ("Standings after", "1 round"),
+        ("Seat 1   1 round", f"wins {int(winner == 1)}   place -"),
+        ("Seat 1    late " + str(s1["timeouts"]), "SLAP ms        -"),
+        ("Seat 3   1 round", f"wins {int(winner == 3)}   place -"),
+        ("Seat 3    late " + str(s3["timeouts"]), "SLAP ms        -"),
         ("Play/Pause:", "new round"),
         ("Round over!", f"Seat {winner} wins!"),  # and round again
     ]
@@ -90,6 +98,7 @@ def test_the_shown_seat_is_lit_and_a_seat_press_jumps_to_its_screens():
     assert game.light(3) == "on"
     game.wait(PAGE_TIME)
     assert game.lines[0] == "Seat 3    late 0"
+    assert game.light(3) == "on"
     game.tap("seat4")  # not seated: nothing
     assert game.lines[0] == "Seat 3    late 0"
 
@@ -141,7 +150,9 @@ def test_a_new_round_keeps_the_seats_and_starts_fresh():
     game.tap("play_pause")
     assert game.table.phase is Phase.TURN
     assert game.table.seated == {1, 2, 4}
-    assert game.announced("round_started", mark) == [{"seats": [1, 2, 4], "mode": "table"}]
+    assert game.announced("round_started", mark) == [
+        {"seats": [1, 2, 4], "mode": "table", "finish": "first"}
+    ]
     assert all(stats.turns == 0 for stats in game.table.stats.values())
     assert game.sounds(mark) == ["start"]
 

@@ -89,7 +89,7 @@ async def test_a_broker_that_forgot_everything_gets_the_state_again(tmp_path):
             async with operator(broker) as client:
                 await client.subscribe("flashtable/table14/+")
                 got = {}
-                while len(got) < 3:
+                while len(got) < 4:  # every retained topic: status, state, settings, standings
                     async with asyncio.timeout(WAIT):
                         message = await anext(aiter(client.messages))
                     got[str(message.topic).rsplit("/", 1)[1]] = decode(message.payload)
@@ -98,6 +98,7 @@ async def test_a_broker_that_forgot_everything_gets_the_state_again(tmp_path):
     assert got["status"] == "online"
     assert got["state"]["seats"] == [1, 3]
     assert got["settings"]["mode"] == "table"
+    assert got["standings"] == {"rounds": 0, "seats": []}
 
 
 async def test_the_broker_stopped_and_started_again(tmp_path):

@@ -1,0 +1,138 @@
+"""The evening's standings: every round with a winner since the table last woke from sleep (or
+since Reset standings), per seat: rounds, wins, average place, SLAP reaction times, timeouts.
+
+A round counts once it has a winner: won, or ended from the menu after someone went out
+first. A round ended before anyone went out counts for nobody. Places count only in rounds
+for places; wins in every round. The seating screen pages through them between rounds.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .effects import Announce, Effect
+from .frozen import replace
+from .state import Lines, Phase, SeatStanding, SeatStats, SlapTimes, Standings, Table
+from .text import row
+
+PAGE_TIME = 3.0  # each standings page on the seating screen
+
+
+def fold(table: Table, winner: int | None) -> Standings:
+    """The standings with the round that has just ended added (its stats, its places)."""
+    standings = table.standings
+    if winner is None:
+        return standings
+    seats = dict(standings.seats)
+    for seat in sorted(table.seated):
+        stats = table.stats.get(seat, SeatStats())
+        before = seats.get(seat, SeatStanding())
+        place = table.places.index(seat) + 1 if seat in table.places else None
+        seats[seat] = SeatStanding(
+            rounds=before.rounds + 1,
+            wins=before.wins + (seat == winner),
+            placed=before.placed + (place is not None),
+            place_total=before.place_total + (place or 0),
+            timeouts=before.timeouts + stats.timeouts,
+            slap=before.slap.add(stats.slap),
+        )
+    return Standings(rounds=standings.rounds + 1, seats=seats)
+
+
+def reset(table: Table, reason: str, at: float, effects: list[Effect]) -> Table:
+    """Standings back to none: "menu" (Reset standings, always said), "sleep" (said when
+    there were any)."""
+    if reason == "sleep" and not table.standings.rounds:
+        return table
+    effects.append(Announce("standings_reset", {"reason": reason}))
+    table = replace(table, standings=Standings(), idle_page=0, idle_since=at)
+    if table.summary is not None:
+        # The round's summary shows the standings too: it starts over without them.
+        table = replace(table, summary=replace(table.summary, page=0, since=at))
+    return table
+
+
+def report(standings: Standings) -> dict[str, object]:
+    """The standings as JSON values: the `standings` topic, and the `round_over` event."""
+    return {
+        "rounds": standings.rounds,
+        "seats": [_seat_report(seat, s) for seat, s in sorted(standings.seats.items())],
+    }
+
+
+def _seat_report(seat: int, standing: SeatStanding) -> dict[str, object]:
+    average = standing.average_place
+    return {
+        "seat": seat,
+        "rounds": standing.rounds,
+        "wins": standing.wins,
+        "average_place": None if average is None else round(average, 2),
+        "timeouts": standing.timeouts,
+        "slap_best_ms": standing.slap.best_ms,
+        "slap_average_ms": standing.slap.average_ms,
+    }
+
+
+# -- the screens -------------------------------------------------------------------------
+
+
+def pages(standings: Standings) -> tuple[Lines, ...]:
+    """A title, then two screens per seat: rounds, wins and average place; timeouts ("late",
+    as in the round's summary) and SLAP reaction times, best/average. None without a round."""
+    if not standings.rounds:
+        return ()
+    rounds = f"{standings.rounds} round" + ("" if standings.rounds == 1 else "s")
+    screens: list[Lines] = [("Standings after", rounds)]
+    for seat, standing in sorted(standings.seats.items()):
+        average = standing.average_place
+        played = f"{standing.rounds} round" + ("" if standing.rounds == 1 else "s")
+        place = "-" if average is None else f"{average:.1f}"
+        screens += [
+            (row(f"Seat {seat}", played), row(f"wins {standing.wins}", f"place {place}")),
+            (row(f"Seat {seat}", f"late {standing.timeouts}"), slap_line(standing.slap)),
+        ]
+    return tuple(screens)
+
+
+def slap_line(times: SlapTimes) -> str:
+    """ "SLAP ms  312/450": the best and the average reaction, or "-" without a press."""
+    if times.best_ms is None or times.average_ms is None:
+        return row("SLAP ms", "-")
+    return row("SLAP ms", f"{times.best_ms}/{times.average_ms}")
+
+
+# -- the seating screen pages through them -------------------------------------------------
+
+
+def idle_pages(table: Table) -> int:
+    """How many screens the seating screen shows in turn: itself, then the standings'."""
+    return 1 + len(pages(table.standings))
+
+
+def idle_from(table: Table, at: float) -> Table:
+    """Back to the seating screen itself (someone joined or left: they see it)."""
+    return replace(table, idle_page=0, idle_since=at)
+
+
+def paging(table: Table) -> bool:
+    """Whether the seating screen pages through the standings now."""
+    if table.phase is not Phase.SEATING or table.asleep or not table.standings.rounds:
+        return False
+    # In Extreme the launcher plays from this screen: what a hit did stays in sight.
+    return not (table.mode == "extreme" and table.has_launcher)
+
+
+def idle_due(table: Table) -> float | None:
+    return table.idle_since + PAGE_TIME if paging(table) else None
+
+
+def idle_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    # Every page due by `now` at once: a late wakeup never replays them.
+    steps = max(1, int((now - table.idle_since) // PAGE_TIME))
+    return replace(
+        table,
+        idle_page=(table.idle_page + steps) % idle_pages(table),
+        idle_since=table.idle_since + steps * PAGE_TIME,
+    )

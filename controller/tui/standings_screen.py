@@ -1,0 +1,51 @@
+"""The `s` screen: the evening's standings as a table, and the places of the round in play."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from controller.game import Table
+
+from .standings import places_line, standings_lines
+
+
+class StandingsScreen(ModalScreen[None]):
+    """The standings of the table as it is when opened; any of s q esc closes it."""
+
+    DEFAULT_CSS = """
+    StandingsScreen { align: center middle; }
+    StandingsScreen > Vertical {
+        width: auto; max-width: 100%; height: auto;
+        border: round $accent; padding: 0 1; background: $surface;
+    }
+    StandingsScreen Static { width: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "close"),
+        Binding("s", "close", "close"),
+        Binding("q", "close", "close"),
+    ]
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        lines = standings_lines(self.table)
+        places = places_line(self.table)
+        if places is not None:
+            lines += ["", places]
+        with Vertical() as box:
+            box.border_title = "Standings"
+            box.border_subtitle = "s or esc closes"
+            yield Static("\n".join(lines), id="standings")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

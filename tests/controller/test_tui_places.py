@@ -1,0 +1,65 @@
+"""The terminal view in a round for places: a player out is steady, the places show on the
+top line, and `s` shows the evening's standings (and the places of the round in play)."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from controller.tui.app import TableApp
+from controller.tui.keys import SHIFTED_DIGITS
+from controller.tui.standings import row
+from controller.tui.standings_screen import StandingsScreen
+
+from .test_tui import keys, lit_seat, play, screen, seat_box
+
+PLACES = {"finish": "places", "turn_timer": "off"}
+
+
+def top_line(app: TableApp) -> str:
+    return screen(app).splitlines()[0]
+
+
+async def go_out(app: TableApp, pilot: Pilot, seat: int) -> None:
+    await keys(app, pilot, SHIFTED_DIGITS[seat - 1], gap=3.0)  # a long press: 2.5 s
+
+
+def test_a_player_out_is_steady_and_the_places_show_on_top():
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await keys(app, pilot, "1", "2", "3", "p")
+        lit = lit_seat(app)
+        leaving = min({1, 2, 3} - {lit})
+        assert "places" not in top_line(app)
+        await go_out(app, pilot, leaving)
+        assert seat_box(app, leaving) == f"({leaving})"
+        assert top_line(app).rstrip().endswith(f"places {leaving}")
+        await keys(app, pilot, "s")
+        assert isinstance(app.screen, StandingsScreen)
+        text = screen(app)
+        assert "No round counted yet" in text
+        assert f"Places: 1st seat {leaving}" in text
+        await keys(app, pilot, "1")  # keys belong to the standings screen while it is up
+        await keys(app, pilot, "escape")
+        assert not isinstance(app.screen, StandingsScreen)
+
+    play(scenario, settings=PLACES)
+
+
+def test_s_shows_the_standings_after_a_round():
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await keys(app, pilot, "1", "2", "3", "p")
+        lit = lit_seat(app)
+        first, second = sorted({1, 2, 3} - {lit})
+        await go_out(app, pilot, first)
+        await go_out(app, pilot, second)
+        assert "Round over!" in screen(app)
+        assert top_line(app).rstrip().endswith(f"places {first} {second} {lit}")
+        await keys(app, pilot, "s")
+        text = screen(app)
+        assert "Standings after 1 round:" in text
+        for seat, wins, place in ((first, "1", "1.00"), (second, "0", "2.00"), (lit, "0", "3.00")):
+            assert row((str(seat), "1", wins, place, "0", "-", "-")) in text
+        assert all(len(line) <= 80 for line in text.splitlines())
+        await keys(app, pilot, "s")
+        assert not isinstance(app.screen, StandingsScreen)
+
+    play(scenario, settings=PLACES)
