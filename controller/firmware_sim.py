@@ -22,8 +22,9 @@ def add_firmware_sim(commands: argparse._SubParsersAction, log_option: Callable)
         description="Run the launcher controller's firmware (firmware/) under CPython, on "
         "the simulator's launcher model, on a fresh pseudo-terminal. The first line printed is "
         "'port: /dev/pts/N': give that as [launcher] port (with link = \"serial\") to a "
-        "daemon. Fault options damage the line between the port and the firmware, per byte; "
-        "--jam makes cards stick. Stops on Ctrl-C or SIGTERM.",
+        "daemon; the second is the banner the firmware writes on the line as it starts. Fault "
+        "options damage the line between the port and the firmware, per byte; --jam makes "
+        "cards stick. Stops on Ctrl-C or SIGTERM.",
     )
     firmware.add_argument(
         "--cards", type=int, default=54, metavar="N", help="cards in the hopper (default: 54)"
@@ -50,7 +51,7 @@ def add_firmware_sim(commands: argparse._SubParsersAction, log_option: Callable)
         "motor stops (default: 0)",
     )
     firmware.add_argument("--seed", type=int, help="random seed (default: random)")
-    log_option(firmware, "standard error")  # standard output is for the port line
+    log_option(firmware, "standard error")  # standard output: the port line, the banner
     firmware.set_defaults(command_parser=firmware)
 
 
@@ -75,6 +76,8 @@ async def run_firmware_sim(args: argparse.Namespace, seed: int) -> int:
     try:
         firmware = port.start(clock=LoopClock(loop), seed=seed, cards=args.cards, jam_rate=args.jam)
         print(f"port: {port.port}", flush=True)
+        # Second, for a person: what the firmware wrote on the line as it started.
+        print(firmware.banner.rstrip("\r\n"), flush=True)
         stopping = asyncio.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stopping.set)

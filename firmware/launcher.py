@@ -15,6 +15,14 @@ HOST_TIMEOUT_US = 2000000
 MEMORY = 16  # dispense ids remembered with how they ended
 
 
+def banner(board_id):
+    """The line of text the firmware writes when it starts, before its first frame: for a
+    person at a terminal (PROTOCOL.md); a host drops it as bytes outside a frame."""
+    version = ".".join(str(n) for n in FIRMWARE_VERSION)
+    digits = "".join(f"{byte:02x}" for byte in board_id)
+    return f"flashtable-launcher {version} protocol {p.PROTOCOL_VERSION} board {digits}\r\n"
+
+
 class Launcher:
     """Everything the firmware decides, on times passed in (integer microseconds).
 
@@ -44,8 +52,12 @@ class Launcher:
         reset = p.pack(p.RESET_FORMAT, cause, kept_id, kept_counted)
         named = p.pack(p.START_FORMAT, start)
         link = self._link
-        link.send(p.RESET, reset, now)
-        link.send(p.START, named, now)
+
+        def tell(when):
+            # INFO too: a host waits for it after every RESET before it asks for a card.
+            link.send(p.RESET, reset, when)
+            link.send(p.START, named, when)
+            self._send_info(when)
 
         def welcomed(kind, payload):
             # Until the host welcomes this start, what it sends was meant for the launcher
@@ -54,12 +66,11 @@ class Launcher:
                 return True
             if not (link.pending(p.RESET) or link.pending(p.START)):
                 # A host that has not heard of this start (it came after): tell it again.
-                link.send(p.RESET, reset, self._now)
-                link.send(p.START, named, self._now)
+                tell(self._now)
             return False
 
         link.barrier = welcomed
-        self._send_info(now)
+        tell(now)
 
     @property
     def link(self):
@@ -168,7 +179,9 @@ class Launcher:
         if kind != p.CARD:
             entry[1] = kind
         self._keep(entry[0], counted)
-        self._tell(entry, self._now)
+        # What happened, as it happened: a card pulled out of a jam by hand is a CARD, though
+        # its dispense has ended (asked again, the id is answered with how it ended).
+        self._link.send(kind, p.pack(p.ID_PROGRESS, entry[0], counted), self._now)
 
     def _tell(self, entry, now):
         kind = p.CARD if entry[1] is None else entry[1]

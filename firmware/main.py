@@ -9,15 +9,13 @@ import os
 import select
 import sys
 import time
-from binascii import hexlify
 
 import machine
 import micropython
 
 from firmware.board import Board
 from firmware.dispenser import IDLE
-from firmware.launcher import FIRMWARE_VERSION
-from firmware.protocol import PROTOCOL_VERSION
+from firmware.launcher import banner
 
 LINK = "usb"  # or "uart": the link on GP0/GP1 through a USB-serial adapter
 BAUD = 115200
@@ -39,11 +37,8 @@ def run():
         stream_in = stream_out = board.port
     poller = select.poll()
     poller.register(stream_in, select.POLLIN)
-    version = ".".join(str(n) for n in FIRMWARE_VERSION)
     # A banner for a person at a terminal; the host skips it as line noise before a frame.
-    board_id = hexlify(board.board_id).decode()
-    banner = f"flashtable-launcher {version} protocol {PROTOCOL_VERSION} board {board_id}\r\n"
-    stream_out.write(banner)
+    stream_out.write(banner(board.board_id))
     launcher = board.start(stream_out.write)
     tail = b""
     while True:

@@ -2,9 +2,10 @@
 
 The firmware's own `Board` and `Launcher` run on stand-ins for `machine` (hardware.sim.machine)
 whose pins are the model's motor, beam and hopper switch, and whose UART is a file descriptor
-(a pseudo-terminal). The Pico's blocking main loop becomes callbacks on the asyncio loop: bytes
-when the descriptor is readable, beam interrupts as they happen, and a timer at the time the
-firmware says it next has something to do. `reset` restarts the firmware as a watchdog would,
+(a pseudo-terminal), on which each start writes main.py's banner. The Pico's blocking main
+loop becomes callbacks on the asyncio loop: bytes when the descriptor is readable, beam
+interrupts as they happen, and a timer at the time the firmware says it next has something to
+do. `reset` restarts the firmware as a watchdog would,
 or as a power-on does (the scratch registers lost). The beam's interrupt stamps each edge with
 the model's time of that edge, as the Pico's does, so a process that runs late (a busy
 machine, a stalled loop) hands the firmware late edges, never wrong ones.
@@ -19,6 +20,7 @@ import logging
 import random
 
 from firmware.board import BEAM, EMPTY, MOTOR_BACKWARD, MOTOR_FORWARD, Board
+from firmware.launcher import banner
 
 from ..clock import Clock, Timer
 from .launcher import LauncherModel
@@ -75,9 +77,16 @@ class FirmwareSim:
         self.closed = False
         self._boot()
 
+    @property
+    def banner(self) -> str:
+        """The line the firmware writes at each start, as main.py writes it on a Pico."""
+        line: str = banner(self.board.board_id)
+        return line
+
     def _boot(self) -> None:
         start = self._starts.getrandbits(32)
         self.board = Board(self.machine, self._ticks_us, _ticks_diff, link="uart", start=start)
+        self.board.port.write(self.banner.encode())
         self.launcher = self.board.start(self.board.port.write)
         self._loop.add_reader(self._fd, self._readable)
         self._service()

@@ -12,6 +12,7 @@ import serial
 
 from firmware import protocol as p
 from firmware.frame import Decoder, encode
+from firmware.launcher import banner
 
 
 def test_firmware_sim_prints_its_port_first_and_answers_hello_there():
@@ -43,6 +44,43 @@ def test_firmware_sim_prints_its_port_first_and_answers_hello_there():
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert "cards out: 0, left in the hopper: 54" in err
+
+
+def test_firmware_sim_prints_the_launchers_banner_second():
+    """After the port, the line the firmware writes as it starts (firmware/PROTOCOL.md): the
+    board in it is the one INFO names."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller", "firmware-sim", "--seed", "4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first, second = proc.stdout.readline(), proc.stdout.readline()
+        assert re.fullmatch(r"port: /dev/pts/\d+\n", first), first
+        shown = re.fullmatch(
+            r"flashtable-launcher 2\.0\.0 protocol 2 board ([0-9a-f]{16})\n", second
+        )
+        assert shown, second
+        with serial.Serial(first.split()[1], 115200, timeout=0.2) as line:
+            decoder, info = Decoder(), None
+            deadline = time.monotonic() + 30  # only a bound: the answer comes in milliseconds
+            while info is None:
+                assert time.monotonic() < deadline
+                line.write(encode(1, p.HELLO, bytes((p.PROTOCOL_VERSION,))))
+                for seq, kind, payload in decoder.feed(line.read(64)):
+                    if kind == p.INFO:
+                        info = payload
+                    elif kind != p.ACK:
+                        line.write(encode(0, p.ACK, bytes((seq,))))
+        board = p.unpack(p.INFO_FORMAT, info)[4]
+        assert second == banner(board).replace("\r\n", "\n")
+        assert shown.group(1) == board.hex()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    assert proc.returncode == 0
 
 
 def test_firmware_sim_refuses_a_rate_above_one():

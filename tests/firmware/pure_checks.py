@@ -18,7 +18,8 @@ sys.path.insert(0, root)
 from firmware import protocol as p
 from firmware.dispenser import Dispenser
 from firmware.frame import Decoder, crc16, encode
-from firmware.launcher import Launcher
+from firmware.launcher import Launcher, banner
+from firmware.link import Link
 
 
 def unhex(text):
@@ -33,10 +34,17 @@ def accepted(data):
     ]
 
 
+def handed_on(data):
+    """What a fresh link takes from the bytes and hands on, and the ACKs it writes."""
+    written = []
+    taken = Link(written.append).receive(data, 0)
+    return [[kind, payload.hex()] for kind, payload in taken], [w.hex() for w in written]
+
+
 def vectors():
     with open(root + "/firmware/vectors.json") as f:
         v = json.load(f)
-    out = {"crc": [], "encoded": [], "decoded": [], "bad": [], "streams": []}
+    out = {"crc": [], "encoded": [], "decoded": [], "bad": [], "streams": [], "taken": []}
     for case in v["crc"]:
         out["crc"].append(f"{crc16(unhex(case['data'])):04x}")
     for case in v["good"]:
@@ -44,10 +52,95 @@ def vectors():
         out["encoded"].append(encode(case["seq"], kind, unhex(case["payload"])).hex())
         out["decoded"].append(accepted(unhex(case["hex"])))
     for case in v["bad"]:
-        out["bad"].append(accepted(unhex(case["hex"])))
+        out["bad"].append([accepted(unhex(case["hex"])), handed_on(unhex(case["hex"]))])
     for case in v["streams"]:
         out["streams"].append(accepted(unhex(case["hex"])))
+        out["taken"].append(handed_on(unhex(case["hex"])))
+    info = next(case for case in v["good"] if case["type"] == "INFO")
+    out["banner"] = banner(unhex(info["payload"])[4:])
+    out["conversations"] = [converse(talk) for talk in v["conversations"]]
     return out
+
+
+CAUSES = {"power-on": p.R_POWER_ON, "watchdog": p.R_WATCHDOG, "soft reset": p.R_SOFT}
+
+
+def converse(talk):
+    """The launcher's side of a conversation of vectors.json: the host's bytes, the beam and
+    the hopper switch in, at their times, and what falls due in between, polled at its own
+    time. Returns what the launcher wrote and did, as [at, "launcher", hex] and [at, "motor",
+    duty], and whether it took each host frame that reached it (ACKs aside)."""
+    board = unhex(talk["board"])
+    clock = [0]
+    sensors = {"clear": True, "empty": False, "kept": (0, 0)}
+    out = []
+    taken = []
+    flags = []
+
+    def write(data):
+        out.append([clock[0], "launcher", data.hex()])
+
+    def drive(duty):
+        out.append([clock[0], "motor", duty])
+
+    def keep(ident, counted):
+        sensors["kept"] = (ident, counted)
+
+    def boot(cause, start):
+        if cause == p.R_POWER_ON:
+            sensors["kept"] = (0, 0)
+        launcher = Launcher(
+            write,
+            drive,
+            lambda: sensors["clear"],
+            lambda: sensors["empty"],
+            keep,
+            board,
+            clock[0],
+        )
+        write(banner(board).encode())  # main.py writes it before the launcher starts
+        ident, counted = sensors["kept"]
+        launcher.boot(cause, ident, counted, clock[0], int(start, 16))
+        link = launcher.link
+        inner = link.receive
+
+        def receive(data, now):
+            frames = inner(data, now)
+            taken.extend(frames)
+            return frames
+
+        link.receive = receive
+        return launcher
+
+    launcher = boot(CAUSES[talk["boot"]], talk["start"])
+    for step in talk["steps"] + [{"at": talk["until"]}]:
+        at = step["at"]
+        if "launcher" in step or "motor" in step:
+            continue  # what the launcher does: compared, not given
+        for _ in range(10000):
+            due = launcher.next_due()
+            if due is None or due > at:
+                break
+            clock[0] = due
+            launcher.poll(due)
+        clock[0] = at
+        if "host" in step and not step.get("lost"):
+            data = unhex(step["host"])
+            before = len(taken)
+            launcher.receive(data, at)
+            if Decoder().feed(data)[0][1] != p.ACK:
+                flags.append(len(taken) > before)
+        elif "beam" in step:
+            sensors["clear"] = step["beam"] == "clear"
+            launcher.beam(sensors["clear"], at)
+        elif "hopper" in step:
+            sensors["empty"] = step["hopper"] == "empty"
+            if sensors["empty"]:
+                launcher.hopper_emptied(at)
+        elif "reset" in step:
+            launcher = boot(CAUSES[step["reset"]], step["start"])
+        # "port": the host's own; the launcher sees only the bytes that come, or not
+    return {"name": talk["name"], "out": out, "taken": flags}
 
 
 class Mechanics:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol as p
+from firmware.frame import encode
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS = Path(__file__).with_name("pure_checks.py")
@@ -83,7 +84,8 @@ def test_every_good_vector_has_the_documented_crc():
 
 def test_every_bad_vector_is_rejected(cpython):
     assert len(VECTORS["bad"]) >= 6
-    assert cpython["vectors"]["bad"] == [[] for _ in VECTORS["bad"]]
+    # Not a frame, and not acknowledged: the sender's resend is the only way on.
+    assert cpython["vectors"]["bad"] == [[[], [[], []]] for _ in VECTORS["bad"]]
 
 
 def test_frames_are_found_after_garbage_and_cut_frames(cpython):
@@ -91,6 +93,51 @@ def test_frames_are_found_after_garbage_and_cut_frames(cpython):
     for case, found in zip(VECTORS["streams"], cpython["vectors"]["streams"], strict=True):
         expected = [good[i] for i in case["frames"]]
         assert found == [[g["seq"], getattr(p, g["type"]), g["payload"]] for g in expected]
+
+
+def test_the_link_acknowledges_every_frame_found_and_hands_on_all_but_repeats(cpython):
+    good = VECTORS["good"]
+    for case, (taken, acks) in zip(VECTORS["streams"], cpython["vectors"]["taken"], strict=True):
+        assert taken == [[getattr(p, good[i]["type"]), good[i]["payload"]] for i in case["taken"]]
+        seqs = [good[i]["seq"] for i in case["frames"]]
+        assert acks == [encode(0, p.ACK, bytes((seq,))).hex() for seq in seqs], case["meaning"]
+
+
+def test_the_banner_is_the_documented_line_and_is_skipped_as_noise(cpython):
+    banner = cpython["vectors"]["banner"]
+    board = next(c for c in VECTORS["good"] if c["type"] == "INFO")["payload"][8:]
+    assert banner == f"flashtable-launcher 2.0.0 protocol 2 board {board}\r\n"
+    assert VECTORS["streams"][0]["hex"].startswith(banner.encode().hex())
+    documented = banner.replace("\r\n", "\\r\\n")
+    assert f"`{documented}`" in (ROOT / "firmware" / "PROTOCOL.md").read_text()
+
+
+def steps_of_launcher(talk: dict) -> dict:
+    """What the launcher writes and does in a conversation, and whether it takes each host
+    frame that reaches it, as pure_checks.converse reports them."""
+    out, taken = [], []
+    for step in talk["steps"]:
+        if "launcher" in step:
+            out.append([step["at"], "launcher", step["launcher"]])
+        elif "motor" in step:
+            out.append([step["at"], "motor", step["motor"]])
+        elif "host" in step and not step.get("lost") and bytes.fromhex(step["host"])[3] != p.ACK:
+            taken.append(step.get("taken", True))
+    return {"name": talk["name"], "out": out, "taken": taken}
+
+
+def test_the_launcher_says_and_does_what_every_conversation_says(cpython):
+    talks = VECTORS["conversations"]
+    assert len(talks) >= 11
+    for talk, replayed in zip(talks, cpython["vectors"]["conversations"], strict=True):
+        assert replayed == steps_of_launcher(talk), talk["name"]
+
+
+def test_every_vector_is_read_here():
+    """A section of vectors.json that this side does not read fails here (and the host's side
+    has the same test): a vector is for both sides or for none."""
+    read = {"crc", "good", "bad", "streams", "conversations"}
+    assert set(VECTORS) == read
 
 
 def test_dispenser_stops_at_the_count_then_retracts(cpython):

@@ -11,6 +11,8 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
+from firmware import protocol as p
+from firmware.frame import Decoder, encode
 from hardware.clock import LoopClock
 from hardware.ejector import CardCounted, Halted
 from hardware.serial_dispense import Sent
@@ -240,5 +242,49 @@ def test_a_silent_host_stops_the_motor_within_a_card_and_ends_the_dispense_withi
         assert rig.model.cards_out <= heard + 1
         rig.relay.close()
         rig.firmware.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_host_that_comes_after_another_acknowledged_the_start_is_told_it_again(tmp_path):
+    """Another program had the port as the controller started: it acknowledged RESET, START
+    and INFO, and went away without welcoming the start. The host that comes next is told the
+    start again, INFO included (it asks for nothing before INFO), and deals."""
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        clock = LoopClock(loop)
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        firmware = FirmwareSim(master, clock=clock, rng=random.Random(17))
+        os.set_blocking(slave, False)
+        decoder, heard = Decoder(), []
+        while p.INFO not in heard:
+            await asyncio.sleep(0.01)
+            with contextlib.suppress(BlockingIOError):
+                for seq, kind, _ in decoder.feed(os.read(slave, 4096)):
+                    heard.append(kind)
+                    os.write(slave, encode(0, p.ACK, bytes((seq,))))
+        assert heard == [p.RESET, p.START, p.INFO]
+        await asyncio.sleep(0.5)
+        reports: list = []
+        ejector = SerialEjector(os.ttyname(slave), clock=clock, on_report=reports.append)
+        for _ in range(40):
+            if ejector.link_up:
+                break
+            await asyncio.sleep(0.05)
+        assert ejector.link_up and ejector.firmware == "2.0.0"
+        ejector.dispense(2)
+        for _ in range(200):
+            if any(isinstance(r, Halted) for r in reports):
+                break
+            await asyncio.sleep(0.05)
+        assert [r.reason for r in reports if isinstance(r, Halted)] == ["done"]
+        assert firmware.model.cards_out == 2
+        ejector.close()
+        await asyncio.sleep(0)
+        firmware.close()
+        os.close(master)
+        os.close(slave)
 
     virtual_loop.run(main())
