@@ -226,7 +226,7 @@ def every_screen(table) -> list[tuple[str, str]]:
     return [*shown, render(stepped).lines]
 
 
-@examples(1500)
+@examples(600)
 @given(snapshots, st.none() | st.floats(0, 40).map(lambda value: round(value, 3)))
 def test_a_snapshot_that_loads_can_be_drawn_on_every_screen_and_played(fields, left):
     data = snapshot_file(fields, left)
