@@ -43,9 +43,6 @@ class Publisher:
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
-    def unlisten(self, listener: Listener) -> None:
-        self._listeners.remove(listener)
-
     def announce(self, type: str, data: Mapping[str, object]) -> GameEvent:
         self._seq += 1
         event = GameEvent(self._seq, type, dict(data))

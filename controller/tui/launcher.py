@@ -149,8 +149,3 @@ class LauncherPanel(Vertical):
         subtitle = motor_text(now.motor, now.jammed) if now.out is not None else None
         if subtitle != self.border_subtitle:
             self.border_subtitle = subtitle
-
-    @property
-    def cards_flying(self) -> int:
-        """Cards drawn in flight right now."""
-        return sum(n for _, n in self._flights)
