@@ -26,6 +26,14 @@ def test_every_output_a_killed_daemon_left_on_is_driven_off(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("outputs off: launcher.motor.forward, ")
 
 
+def test_on_simulated_pins_there_is_nothing_to_drive(tmp_path, capsys):
+    config = tmp_path / "flashtable.toml"
+    config.write_text('[gpio]\nfactory = "mock"\n', encoding="utf-8")
+    assert main(["outputs-off", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out == "outputs off: the pins are simulated (mock), nothing to drive\n"
+
+
 def test_without_the_pis_pins_it_says_why_and_fails(tmp_path, capsys):
     assert main(["outputs-off", "--state-dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err
