@@ -17,7 +17,7 @@ from pathlib import Path
 
 from press_light import Bench, build, start_round
 
-from controller.run import run_on_table_loop
+from controller.commands.run import run_on_table_loop
 
 QUIET = {"mode": "flash", "sleep_time": "off", "turn_timer": "off"}
 

@@ -27,7 +27,7 @@ import aiomqtt
 
 from controller.config import Config, MqttConfig
 from controller.requests import ChangeSettings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 TABLE = "ha1"
 DEVICE = f"flash_table_{TABLE}"

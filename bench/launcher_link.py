@@ -22,7 +22,7 @@ from hardware.ejector import GpioEjector, Halted
 from hardware.inputs import EdgeInput
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware import FirmwareSim
-from hardware.sim.launcher import LauncherModel
+from hardware.sim.launcher_model import LauncherModel
 from hardware.sim.pins import SimFactory
 
 FORWARD, BACKWARD, BEAM, EMPTY = 19, 16, 26, 15

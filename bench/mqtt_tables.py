@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.config import Config, MqttConfig
-from controller.publish import GameEvent
-from controller.sim import SimTable
+from controller.shell.publish import GameEvent
+from controller.simulation.table import SimTable
 
 RATE = 2.0  # taps a second, each table, unless told
 IDLE_WINDOW = 2.0  # seconds of idle CPU measured

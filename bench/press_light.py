@@ -15,7 +15,7 @@ button whose callback hands the press to the loop, where a callback lights an LE
 least an asyncio daemon on gpiozero can do); and a bare gpiozero callback lighting an LED
 on the pin's own thread (no loop at all). Each sample, floor or press, comes once the
 daemon has handled all it was handed (and worked out its answers to the next press,
-controller.answers), 1-2 ms later at a random moment, so that the loop is asleep again, as
+controller.shell.answers), 1-2 ms later at a random moment, so that the loop is asleep again, as
 it is when a player presses.
 
 A timeout is timed from the moment the daemon is due to decide it (the turn's deadline
@@ -41,11 +41,11 @@ from pathlib import Path
 from figures import hogs, ms_line, spread
 from gpiozero import PWMLED, Button
 
+from controller.commands.run import build_daemon, run_on_table_loop
 from controller.config import Config
-from controller.daemon import REAL_TIME_GRACE, Daemon
 from controller.game import Phase
-from controller.run import build_daemon, run_on_table_loop
 from controller.settings import Settings
+from controller.shell.daemon import REAL_TIME_GRACE, Daemon
 from hardware.animator import SEEN  # the least step of a light's level a player sees
 from hardware.clock import LoopClock
 from hardware.debounce import DEBOUNCE_WINDOW
@@ -56,7 +56,7 @@ SEATS = 8
 # A tap this short (the driver lets go once the light shows) is a press and a release inside
 # the 15 ms lockout: the daemon counts the release once the window has passed, plus the
 # grace for edges still crossing. A seat's next press comes after that, with room, as any
-# finger's would, so that it finds its answer worked out (controller.answers).
+# finger's would, so that it finds its answer worked out (controller.shell.answers).
 SAME_SEAT_GAP = DEBOUNCE_WINDOW + REAL_TIME_GRACE + 0.005
 GAP = (0.001, 0.002)  # seconds from one answer to the next sample: the loop asleep again
 WAIT = 2.0  # longest wait for a light before the press counts as lost

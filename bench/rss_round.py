@@ -13,7 +13,7 @@ import sys
 
 from controller.config import Config
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 MARKS = (1_000, 10_000)
 

@@ -1,4 +1,4 @@
-"""Start-up: `import controller.daemon` beside `import gpiozero`, and the time to READY.
+"""Start-up: `import controller.shell.daemon` beside `import gpiozero`, and the time to READY.
 
 Each import runs in a fresh interpreter, alternating, so both see the same machine; the
 figure is the median. Time to READY is from starting `flashtable run --sim` to its
@@ -49,19 +49,20 @@ def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     ours, theirs, bare = [], [], []
     for _ in range(runs):
-        ours.append(run_time("-c", "import controller.daemon"))
+        ours.append(run_time("-c", "import controller.shell.daemon"))
         theirs.append(run_time("-c", "import gpiozero"))
         bare.append(run_time("-c", "pass"))
     daemon, gpiozero, python = (statistics.median(x) for x in (ours, theirs, bare))
     print(
-        f"import controller.daemon: median {daemon * 1000:.0f} ms (n={runs}, interpreter included)"
+        f"import controller.shell.daemon: median {daemon * 1000:.0f} ms"
+        f" (n={runs}, interpreter included)"
     )
     print(f"import gpiozero: median {gpiozero * 1000:.0f} ms")
     print(f"bare interpreter: median {python * 1000:.0f} ms")
-    print(f"ratio controller.daemon / gpiozero: {daemon / gpiozero:.2f}x")
+    print(f"ratio controller.shell.daemon / gpiozero: {daemon / gpiozero:.2f}x")
     print(
         "imports alone (less the bare interpreter): "
-        f"controller.daemon {(daemon - python) * 1000:.0f} ms, "
+        f"controller.shell.daemon {(daemon - python) * 1000:.0f} ms, "
         f"gpiozero {(gpiozero - python) * 1000:.0f} ms"
     )
     with tempfile.TemporaryDirectory() as state:

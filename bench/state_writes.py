@@ -15,10 +15,10 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from controller import owed, snapshot, snapshot_writer
 from controller.config import Config
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
+from controller.storage import owed, snapshot, snapshot_writer
 
 
 async def play(minutes: float, seed: int, state_dir: Path) -> Counter[str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hardware.device_errors import PinMapError
 from hardware.display import INTERFACES as LCD_INTERFACES
 from hardware.factory import FACTORIES
 from hardware.pinmap import (
@@ -25,14 +26,15 @@ from hardware.pinmap import (
     SIM_HEADER,
     SIMULATION_EXTRA_PINS,
     PinMap,
-    PinMapError,
 )
 
-from .safe_read import Damaged, check_toml_nesting, read_regular, shown
-from .settings import SettingError, Settings
+from .errors import DamagedFile, SettingError
+from .settings import Settings
+from .storage.safe_read import check_toml_nesting, read_regular, shown
 
 if TYPE_CHECKING:
     import ssl
+from .errors import ConfigError
 
 DEFAULT_PATH = Path("/etc/flashtable/flashtable.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/flashtable")
@@ -41,10 +43,6 @@ MAX_PASSWORD = 65_535  # bytes: MQTT carries a password's length in two bytes
 MAX_CA_BYTES = 1024 * 1024  # a bundle of a few hundred CA certificates
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-
-
-class ConfigError(ValueError):
-    """A config that cannot be used; the message is one line naming the file and the key."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +112,7 @@ def named_file(key: str, path: Path, limit: int) -> bytes:
     bytes; raises ConfigError naming `key` and saying what is wrong."""
     try:
         data = read_regular(path, limit)
-    except Damaged as err:
+    except DamagedFile as err:
         raise ConfigError(f"{key} {path}: {err}") from None
     except OSError as err:
         raise ConfigError(f"{key} {path}: cannot read: {err.strerror or err}") from None
@@ -234,7 +232,7 @@ def load(path: Path | None) -> Config:
         raise ConfigError(f"{path}: {err}") from None
     except OSError as err:
         raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from None
-    except (Damaged, UnicodeDecodeError) as err:
+    except (DamagedFile, UnicodeDecodeError) as err:
         reason = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else str(err)
         raise ConfigError(f"{path}: {reason}") from None
     except tomllib.TOMLDecodeError as err:

@@ -86,7 +86,3 @@ class DealCards:
 
 
 Request = ChangeSettings | ResetSettings | RereadSettings | GameCommand | DealCards
-
-
-class TableStopped(RuntimeError):
-    """The table stopped before it carried out the request."""

@@ -10,23 +10,12 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from .safe_read import shown
+from .errors import CrossedBounds, SettingError
+from .storage.safe_read import shown
 
 Value = int | str
 # ASCII digits only ("²" is a digit to str.isdigit), and never so many that int() balks.
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
-
-
-class SettingError(ValueError):
-    """A value a setting does not allow; the message is one line naming the setting."""
-
-
-class CrossedBounds(SettingError):
-    """Both bounds of a pair set at once, the smaller above the larger."""
-
-    def __init__(self, low: str, high: str, values: tuple[Value, Value]) -> None:
-        super().__init__(f"{low} ({values[0]}) cannot be above {high} ({values[1]})")
-        self.keys = (low, high)
 
 
 # A unit read for a count of one: "1 card", not "1 cards".

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .device_errors import PinFactoryUnavailable
+
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
 
@@ -14,22 +16,20 @@ PI_FACTORIES = ("lgpio", "rpigpio")
 FACTORIES = (*PI_FACTORIES, "mock")
 
 
-class FactoryError(RuntimeError):
-    """The pin factory cannot be opened here; the message says why in one line."""
-
-
 def factory_name(configured: str | None) -> str:
     """The config's choice, else gpiozero's GPIOZERO_PIN_FACTORY, else lgpio."""
     name = (configured or os.environ.get("GPIOZERO_PIN_FACTORY") or "lgpio").lower()
     if name not in FACTORIES:
-        raise FactoryError(f"pin factory must be one of {', '.join(FACTORIES)}, not {name!r}")
+        raise PinFactoryUnavailable(
+            f"pin factory must be one of {', '.join(FACTORIES)}, not {name!r}"
+        )
     return name
 
 
 def make_factory(name: str, *, chip: int | None = None, work_dir: Path | None = None) -> Factory:
     """A Pi's gpiozero pin factory. Its backend is imported only here, when asked for."""
     if name not in PI_FACTORIES:
-        raise FactoryError(f"{name!r} is not a Raspberry Pi pin factory")
+        raise PinFactoryUnavailable(f"{name!r} is not a Raspberry Pi pin factory")
     try:
         if name == "lgpio":
             # lgpio writes its notification pipes into LG_WD; the sandbox allows only ours.
@@ -42,8 +42,8 @@ def make_factory(name: str, *, chip: int | None = None, work_dir: Path | None = 
 
         return RPiGPIOFactory()
     except ImportError as err:
-        raise FactoryError(
+        raise PinFactoryUnavailable(
             f"pin factory {name!r} is not installed ({err.name}); install flashtable[pi]"
         ) from err
     except Exception as err:
-        raise FactoryError(f"pin factory {name!r} failed to open: {err}") from err
+        raise PinFactoryUnavailable(f"pin factory {name!r} failed to open: {err}") from err

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
+from .device_errors import PinMapError
+
 MAX_SEATS = 8
 
 SEAT_PARTS = ("button", "light")
@@ -82,10 +84,6 @@ SIMULATION_EXTRA_PINS: Mapping[str, int] = {
     "launcher.beam": 3,
     "launcher.empty": 0,
 }
-
-
-class PinMapError(ValueError):
-    """A pin map that cannot be wired; the message is one line naming the role and pin."""
 
 
 def seat_role(seat: int, part: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import build_parser
+from controller.commands.cli import build_parser
 
 ROOT = Path(__file__).parents[1]
 DOCS = [

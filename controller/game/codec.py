@@ -9,7 +9,7 @@ moment is not kept: buttons held, a seating message, the countdown shown, a hit'
 
 `decode` gives the table to resume at `now`, paused: a running turn as a paused one with the
 time it had left; a slap race or a penalty screen as the next player's turn, paused (their
-penalty cards are already owed). It raises Undecodable for anything it cannot trust: a value
+penalty cards are already owed). It raises UndecodableSnapshot for anything it cannot trust: a value
 of the wrong kind, and values each fine alone that no game can reach together (a seat listed
 twice, a turn or a winner nobody sits at, a summary page past the last, more cards owed than
 a deck, a place taken by a seat nobody sits at or twice, a round for places with fewer than
@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..errors import UndecodableSnapshot
 from ..settings import Settings, setting
 from . import summary, turns
 from .effects import Effect
@@ -48,10 +49,6 @@ MODES = frozenset(setting("mode").options)
 FINISHES = frozenset(setting("finish").options)
 # The slowest reaction a race can time: a press within the longest window.
 MAX_SLAP_MS = 1000 * max(int(o) for o in setting("slap_window").options)
-
-
-class Undecodable(ValueError):
-    """A snapshot that cannot be resumed from; the message is one line saying why."""
 
 
 def encode(table: Table, now: float) -> dict[str, Any]:
@@ -153,9 +150,9 @@ def decode(
     try:
         return _decode(data, settings, stations, has_launcher, now, rng, left)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
-        if isinstance(err, Undecodable):
+        if isinstance(err, UndecodableSnapshot):
             raise
-        raise Undecodable(f"not a snapshot of this table ({type(err).__name__})") from None
+        raise UndecodableSnapshot(f"not a snapshot of this table ({type(err).__name__})") from None
 
 
 def _decode(
@@ -168,19 +165,19 @@ def _decode(
     left: float | None,
 ) -> Table:
     if data["format"] != FORMAT:
-        raise Undecodable(f"format {data['format']!r}, not {FORMAT}")
+        raise UndecodableSnapshot(f"format {data['format']!r}, not {FORMAT}")
     if data["stations"] != stations:
-        raise Undecodable(f"a table of {data['stations']} seats, not {stations}")
+        raise UndecodableSnapshot(f"a table of {data['stations']} seats, not {stations}")
     seats = range(1, stations + 1)
     listed = [_seat(s, seats) for s in data["seated"]]
     seated = frozenset(listed)
     if len(seated) != len(listed):
-        raise Undecodable("a seat listed twice")
+        raise UndecodableSnapshot("a seat listed twice")
     phase = Phase(data["phase"])
     stats = {_seat(int(s), seats): _seat_stats(v) for s, v in data["stats"].items()}
     queue = tuple(_delivery(d, seats) for d in data["launcher"]["queue"])
     if sum(delivery.cards for delivery in queue) > MAX_OWED:
-        raise Undecodable(f"more than {MAX_OWED} cards owed")
+        raise UndecodableSnapshot(f"more than {MAX_OWED} cards owed")
     launcher = Launcher(
         queue=queue if has_launcher else (),
         misses=_count(data["launcher"]["misses"]),
@@ -202,7 +199,7 @@ def _decode(
     # The round's own mode; a snapshot that has none plays on in the settings' mode.
     mode = data.get("mode") or settings.mode
     if mode not in MODES:
-        raise Undecodable(f"no mode {mode!r}")
+        raise UndecodableSnapshot(f"no mode {mode!r}")
     if phase not in (Phase.SEATING, Phase.ROUND_OVER):
         table = replace(table, round_mode=str(mode))
     table = replace(table, standings=_standings(data["standings"], seats))
@@ -211,20 +208,20 @@ def _decode(
         kept = data["summary"]
         if phase is Phase.ROUND_OVER:
             if kept is None:
-                raise Undecodable("a round over without its summary")
+                raise UndecodableSnapshot("a round over without its summary")
             winner = kept["winner"]
             if winner is not None and _seat(winner, seats) not in seated:
-                raise Undecodable(f"a winner at seat {winner}, where nobody sits")
+                raise UndecodableSnapshot(f"a winner at seat {winner}, where nobody sits")
             if table.places and winner != table.places[0]:
-                raise Undecodable(f"a winner at seat {winner}, not the first place")
+                raise UndecodableSnapshot(f"a winner at seat {winner}, not the first place")
             over = replace(table, phase=phase, summary=Summary(winner, 0, now))
             page = _count(kept["page"])
             if page >= len(summary.pages(over)):
-                raise Undecodable(f"summary page {page} of {len(summary.pages(over))}")
+                raise UndecodableSnapshot(f"summary page {page} of {len(summary.pages(over))}")
             return replace(over, summary=Summary(winner, page, now))
         return replace(table, phase=phase)
     if len(seated) < 2:
-        raise Undecodable(f"a {phase.value} phase with {len(seated)} seated")
+        raise UndecodableSnapshot(f"a {phase.value} phase with {len(seated)} seated")
     turn = data["turn"]
     if phase in (Phase.SLAP, Phase.NOTICE):
         # The race or the penalty is over for the resumed game: the next player is up.
@@ -237,13 +234,13 @@ def _decode(
     elif phase in (Phase.TURN, Phase.PAUSED) and turn is not None:
         seat = _seat(turn["seat"], seats)
         if seat not in seated:
-            raise Undecodable(f"a turn of seat {seat}, where nobody sits")
+            raise UndecodableSnapshot(f"a turn of seat {seat}, where nobody sits")
         if seat in table.places:
-            raise Undecodable(f"a turn of seat {seat}, out with a place")
+            raise UndecodableSnapshot(f"a turn of seat {seat}, out with a place")
         played = _seconds(turn["played"])
         kept_left = None if turn["left"] is None else _seconds(turn["left"])
     else:
-        raise Undecodable(f"a {phase.value} phase without a turn")
+        raise UndecodableSnapshot(f"a {phase.value} phase without a turn")
     if left is not None and kept_left is not None:
         kept_left = max(0.0, min(left, kept_left))
     resumed = Turn(seat=seat, started=now - played, deadline=None)
@@ -256,19 +253,19 @@ def _decode(
 
 def _seat(value: object, seats: range) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in seats:
-        raise Undecodable(f"no seat {value!r} at this table")
+        raise UndecodableSnapshot(f"no seat {value!r} at this table")
     return value
 
 
 def _count(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
-        raise Undecodable(f"{value!r} is not a count")
+        raise UndecodableSnapshot(f"{value!r} is not a count")
     return value
 
 
 def _seconds(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e7:
-        raise Undecodable(f"{value!r} is not a number of seconds")
+        raise UndecodableSnapshot(f"{value!r} is not a number of seconds")
     return float(value)
 
 
@@ -288,12 +285,12 @@ def _slap_times(presses: object, total_ms: object, best_ms: object) -> SlapTimes
     count, total = _count(presses), _count(total_ms)
     if not count:
         if total or best_ms is not None:
-            raise Undecodable("SLAP times without a press")
+            raise UndecodableSnapshot("SLAP times without a press")
         return SlapTimes()
     best = _count(best_ms)
     # The best is no slower than the average, and no press is slower than a race lasts.
     if not best * count <= total <= count * MAX_SLAP_MS:
-        raise Undecodable(f"SLAP times {[count, total, best]!r} no race gives")
+        raise UndecodableSnapshot(f"SLAP times {[count, total, best]!r} no race gives")
     return SlapTimes(count, total, best)
 
 
@@ -301,23 +298,23 @@ def _with_places(table: Table, phase: Phase, finish: object, listed: Any, seats:
     """The round's finish and the places taken, as only a game can leave them."""
     places = tuple(_seat(s, seats) for s in listed)
     if len(set(places)) != len(places):
-        raise Undecodable("a place taken twice")
+        raise UndecodableSnapshot("a place taken twice")
     if not set(places) <= table.seated:
-        raise Undecodable("a place taken at a seat where nobody sits")
+        raise UndecodableSnapshot("a place taken at a seat where nobody sits")
     still_in = len(table.seated) - len(places)
     if phase in ROUND_PHASES:
         if finish not in FINISHES:
-            raise Undecodable(f"a round with no finish {finish!r}")
+            raise UndecodableSnapshot(f"a round with no finish {finish!r}")
         if places and finish != "places":
-            raise Undecodable("places taken in a round the first out wins")
+            raise UndecodableSnapshot("places taken in a round the first out wins")
         if places and still_in < 2:
-            raise Undecodable(f"a round for places with {still_in} still in")
+            raise UndecodableSnapshot(f"a round for places with {still_in} still in")
         return replace(table, round_finish=str(finish), places=places)
     if finish is not None:
-        raise Undecodable(f"a finish {finish!r} with no round in play")
+        raise UndecodableSnapshot(f"a finish {finish!r} with no round in play")
     # With one player left the round is over, with that player last: never one unplaced.
     if places and (phase is Phase.SEATING or still_in == 1):
-        raise Undecodable(f"places {list(places)} no round leaves")
+        raise UndecodableSnapshot(f"places {list(places)} no round leaves")
     return replace(table, places=places)
 
 
@@ -329,7 +326,7 @@ def _standings(value: Any, seats: range) -> Standings:
     }
     # Every round counted has one winner, a seat that sat in it.
     if sum(standing.wins for standing in kept.values()) != rounds:
-        raise Undecodable(f"standings of {rounds} rounds with another count of wins")
+        raise UndecodableSnapshot(f"standings of {rounds} rounds with another count of wins")
     return Standings(rounds, kept)
 
 
@@ -349,12 +346,12 @@ def _seat_standing(value: Any, rounds: int, stations: int) -> SeatStanding:
         and standing.placed <= standing.rounds
         and standing.placed <= standing.place_total <= standing.placed * stations
     ):
-        raise Undecodable(f"standings {value!r} no evening gives")
+        raise UndecodableSnapshot(f"standings {value!r} no evening gives")
     return standing
 
 
 def _delivery(value: Any, seats: range) -> Delivery:
     seat, cards, reason = value
     if reason not in REASONS or not 1 <= _count(cards) <= MAX_OWED:
-        raise Undecodable(f"{value!r} is not a delivery")
+        raise UndecodableSnapshot(f"{value!r} is not a delivery")
     return Delivery(None if seat is None else _seat(seat, seats), cards, reason)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Sound:
-    """Play the named tune (see controller.tunes)."""
+    """Play the named tune (see controller.shell.tunes)."""
 
     name: str
 

@@ -1,5 +1,5 @@
 """The LCD menu on the rotary encoder: turn to move or change a value, push to select or
-confirm, hold 1 s to go back. Pure: the panel (controller.panel) feeds it and carries out
+confirm, hold 1 s to go back. Pure: the panel (controller.shell.panel) feeds it and carries out
 the actions it returns.
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..game.glyphs import ARROW_LEFT, ARROW_RIGHT
+from ..game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT
 from ..game.text import COLUMNS
 from ..settings import BY_KEY
 from .tree import Action, Context, Entry, top

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..config import Config
-    from ..daemon import Daemon
+    from ..shell.daemon import Daemon
     from .link import TableLink
 
 STOP_TIME = 15.0  # seconds for a clean stop, past a publish's own timeout

@@ -9,14 +9,15 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from ..errors import MessageRefused
 from ..game import Phase, Table
 from ..requests import ChangeSettings, DealCards, GameCommand, Request
 from ..settings import Settings
-from .inbound import Order, Refused
+from .inbound import Order
 
 if TYPE_CHECKING:
-    from ..daemon import Daemon
-    from ..publish import GameEvent
+    from ..shell.daemon import Daemon
+    from ..shell.publish import GameEvent
 
 
 class TableControl(Protocol):
@@ -34,7 +35,7 @@ class TableControl(Protocol):
         """Apply and keep settings checked by the settings model, as the menu does."""
 
     async def carry_out(self, order: Order) -> None:
-        """Do what a command asks, or raise Refused when the table cannot now."""
+        """Do what a command asks, or raise MessageRefused when the table cannot now."""
 
     def show_link(self, status: str) -> None:
         """The link's state for the Info screen ("connected", "connecting", ...)."""
@@ -72,12 +73,12 @@ class DaemonControl:
         table = self._daemon.table
         if order.action == "dispense":
             if not table.has_launcher:
-                raise Refused("dispense: this table has no launcher")
+                raise MessageRefused("dispense: this table has no launcher")
             await self._ask(DealCards(order.cards, "quick"))
             return
         phases, why = WHEN[order.action]
         if table.phase not in phases:
-            raise Refused(f"{order.action}: {why} (phase {table.phase.value})")
+            raise MessageRefused(f"{order.action}: {why} (phase {table.phase.value})")
         if table.asleep:
             await self._ask(GameCommand("wake"))  # as a press would: it only wakes the table
         if order.action != "new_round":

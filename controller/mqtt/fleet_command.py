@@ -7,12 +7,14 @@ import argparse
 import asyncio
 import sys
 
-from ..config import Config, ConfigError, MqttConfig
+from ..config import Config, MqttConfig
+from ..errors import ConfigError
 from ..settings import key_value
 
 
 def fleet_command(config: Config, args: argparse.Namespace) -> int:
-    from ..settings import SettingError, Settings
+    from ..errors import SettingError
+    from ..settings import Settings
 
     if config.mqtt is None:
         raise ConfigError("the config has no [mqtt] section: fleet needs a broker")

@@ -1,5 +1,5 @@
 """Untrusted input from the broker: `settings/set` and `command` payloads, checked before
-anything changes. Each check either returns what to do or raises `Refused` with the reason
+anything changes. Each check either returns what to do or raises `MessageRefused` with the reason
 that goes back on `error`; `RefusalLog` counts the refusals and keeps a storm of them out of
 the journal. The size limits are here too, with the packet size the broker is asked to keep.
 """
@@ -10,9 +10,10 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..errors import DamagedFile, MessageRefused, SettingError
 from ..requests import MAX_DEAL
-from ..safe_read import Damaged, parse_json
-from ..settings import SettingError, Settings
+from ..settings import Settings
+from ..storage.safe_read import parse_json
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +30,6 @@ MAX_REASON = 160  # characters: a reason never echoes a huge value back
 REFUSALS_LOGGED_EVERY = 60.0  # seconds: in a storm of refused messages, one line a minute
 
 
-class Refused(ValueError):
-    """An inbound message that changes nothing; the message is the reason, one line."""
-
-
 @dataclass(frozen=True)
 class Order:
     """A command from the broker: an action, and the cards for `dispense`."""
@@ -45,7 +42,7 @@ def correlation(data: bytes | None) -> bytes | None:
     """The correlation data a reply may echo; too much refuses the whole message, since an
     answer without it could not be matched to its request."""
     if data is not None and len(data) > MAX_CORRELATION:
-        raise Refused(
+        raise MessageRefused(
             f"correlation data of {len(data)} bytes is over the limit of {MAX_CORRELATION}"
         )
     return data
@@ -53,13 +50,13 @@ def correlation(data: bytes | None) -> bytes | None:
 
 def _json_object(payload: bytes) -> dict[str, object]:
     if len(payload) > MAX_PAYLOAD:
-        raise Refused(f"payload of {len(payload)} bytes is over the limit of {MAX_PAYLOAD}")
+        raise MessageRefused(f"payload of {len(payload)} bytes is over the limit of {MAX_PAYLOAD}")
     try:
         value = parse_json(payload)  # bounded as every file the daemon reads is
-    except Damaged as err:
-        raise Refused(f"payload: {err}") from None
+    except DamagedFile as err:
+        raise MessageRefused(f"payload: {err}") from None
     if not isinstance(value, dict):
-        raise Refused(f"payload must be a JSON object, not {type(value).__name__}")
+        raise MessageRefused(f"payload must be a JSON object, not {type(value).__name__}")
     return value
 
 
@@ -67,11 +64,11 @@ def settings_update(payload: bytes, current: Settings) -> Settings:
     """The settings after a partial update, checked by the one settings model."""
     changes = _json_object(payload)
     if not changes:
-        raise Refused("nothing to set: the object is empty")
+        raise MessageRefused("nothing to set: the object is empty")
     try:
         return current.replace(changes)
     except SettingError as err:
-        raise Refused(_short(str(err), MAX_REASON)) from None
+        raise MessageRefused(_short(str(err), MAX_REASON)) from None
 
 
 def order(payload: bytes) -> Order:
@@ -79,16 +76,18 @@ def order(payload: bytes) -> Order:
     body = _json_object(payload)
     action = body.get("action")
     if not isinstance(action, str) or action not in ACTIONS:
-        raise Refused(f"action must be one of {', '.join(ACTIONS)}, not {_short(repr(action))}")
+        raise MessageRefused(
+            f"action must be one of {', '.join(ACTIONS)}, not {_short(repr(action))}"
+        )
     allowed = {"action", "cards"} if action == "dispense" else {"action"}
     extra = sorted(set(body) - allowed)
     if extra:
-        raise Refused(f"{action} takes no {_short(repr(extra[0]))}")
+        raise MessageRefused(f"{action} takes no {_short(repr(extra[0]))}")
     if action != "dispense":
         return Order(action)
     cards = body.get("cards")
     if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= MAX_DEAL:
-        raise Refused(f"dispense needs cards, a whole number 1 to {MAX_DEAL}")
+        raise MessageRefused(f"dispense needs cards, a whole number 1 to {MAX_DEAL}")
     return Order(action, cards)
 
 
@@ -102,7 +101,7 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 class RefusalLog:
-    """Refused messages, counted since the daemon started, and logged without flooding the
+    """MessageRefused messages, counted since the daemon started, and logged without flooding the
     journal: the first at once, then while they keep coming one line per `every` seconds
     with how many more there were. The caller says the time, and calls `summarise` at `due`.
     """

@@ -22,16 +22,16 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from ..config import ConfigError, MqttConfig
+from ..config import MqttConfig
+from ..errors import ConfigError, MessageRefused
 from ..game import Table
-from ..publish import GameEvent
+from ..shell.publish import GameEvent
 from . import discovery
 from .control import TableControl
 from .inbound import (
     MAX_CORRELATION,
     MAX_PACKET,
     RefusalLog,
-    Refused,
     correlation,
     order,
     reply,
@@ -382,7 +382,7 @@ class TableLink:
             cid = getattr(message.properties, "CorrelationData", None)
             try:
                 await self._handle(topic, data, retained=message.retain, cid=cid)
-            except Refused as refused:
+            except MessageRefused as refused:
                 # Correlation data refused for its size is not echoed either.
                 echo = cid if cid is not None and len(cid) <= MAX_CORRELATION else None
                 await self._refuse(topic, str(refused), echo)
@@ -416,7 +416,7 @@ class TableLink:
         if retained:
             # Kept by the broker from some earlier time: carrying it out on every
             # reconnect would deal cards again and again.
-            raise Refused("a retained message is not carried out; publish without retain")
+            raise MessageRefused("a retained message is not carried out; publish without retain")
         if topic == self.topics.settings_set:
             settings = settings_update(payload, self._table.settings)
             await self.control.use_settings(settings)

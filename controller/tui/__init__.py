@@ -23,7 +23,7 @@ def run_view(
     """Play `script` headless and print its event log, or run the interactive view, which
     keeps its settings in `state_dir` (a script keeps nothing: it plays the same each time).
     With `firmware`, the launcher is the real firmware on a pseudo-terminal, over the serial
-    protocol (controller/sim_firmware.py).
+    protocol (controller/simulation/launcher_firmware.py).
 
     Returns the exit status: 0, or 1 when the script cannot be played or the view's packages
     are not installed (one line says why). The headless player needs none of them.

@@ -18,15 +18,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from controller.config import Config
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
+from ..errors import FaultRefused
 from .buttons import SeatButton, TableButton
 from .eventlog import Recorder
-from .faults import FaultError, apply_fault, clear_for_ok
+from .faults import apply_fault, clear_for_ok
 from .fingers import Fingers
 from .help import HelpScreen
 from .keys import Move, move_for
-from .launcher import LauncherPanel, reading
+from .launcher_panel import LauncherPanel, reading
 from .lcd import Encoder, Lcd, backlit
 from .logroute import LogRoute
 from .logview import EventLog
@@ -193,7 +194,7 @@ class TableApp(App[int]):
         async with self.fingers.lock:
             try:
                 self.log_view.note(await apply_fault(self.table, command))
-            except FaultError as err:
+            except FaultRefused as err:
                 self.log_view.note(str(err))
 
     async def _clear_for_ok(self) -> None:

@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass
 
 from controller.game import Press, Stuck
-from controller.publish import GameEvent
-from controller.sim import SimTable
+from controller.shell.publish import GameEvent
+from controller.simulation.table import SimTable
 
 
 def value_text(value: object) -> str:

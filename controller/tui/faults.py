@@ -8,22 +8,20 @@ free the card, then press OK (`clear_for_ok`).
 
 from __future__ import annotations
 
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
+
+from ..errors import FaultRefused
 
 FULL_DECK = 54  # `refill` with no count tops the hopper up to one deck
-
-
-class FaultError(Exception):
-    """The table cannot do this to its launcher; the message says why."""
 
 
 async def apply_fault(table: SimTable, command: str, *args: int) -> str:
     """Do a launcher command to the table's model; returns a line saying what was done."""
     model = table.launcher
     if model is None and table.config.launcher.link == "serial" and not table.firmware:
-        raise FaultError(f"cannot {command}: the launcher is a real controller's: do it by hand")
+        raise FaultRefused(f"cannot {command}: the launcher is a real controller's: do it by hand")
     if model is None:
-        raise FaultError(f"cannot {command}: this table has no launcher")
+        raise FaultRefused(f"cannot {command}: this table has no launcher")
     if command == "jam":
         table.jam()
         done = "launcher jammed"
@@ -35,11 +33,11 @@ async def apply_fault(table: SimTable, command: str, *args: int) -> str:
     elif command == "refill":
         cards = args[0] if args else max(FULL_DECK - table.cards_left, 0)
         if cards < 0:
-            raise FaultError(f"cannot refill {cards} cards")
+            raise FaultRefused(f"cannot refill {cards} cards")
         table.refill(cards)
         done = f"hopper refilled (+{cards}, {table.cards_left} in it)"
     else:
-        raise FaultError(f"no launcher command {command!r}")
+        raise FaultRefused(f"no launcher command {command!r}")
     await table.settle()
     return done
 

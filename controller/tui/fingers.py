@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import math
 
-from controller.sim import TAP_TIME, SimTable
+from controller.simulation.table import TAP_TIME, SimTable
 
 LONG_PRESS = 2.5  # long enough for every hold the rules know (round over takes 2 s)
 BACK_HOLD = 1.2  # the encoder's "hold to go back" takes 1 s

@@ -12,7 +12,7 @@ from functools import cache
 
 from rich.style import Style
 
-from controller.game.glyphs import CUSTOM_CHARS, readable
+from controller.game.lcd_glyphs import CUSTOM_CHARS, readable
 
 # pattern: (left mark, right mark, meaning for the legend)
 LIGHT_MARKS: Mapping[str, tuple[str, str, str]] = {

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from controller.howto import how_to_play
+from controller.commands.howto import how_to_play
 
 from .glyphs import legend
 from .keys import KEY_HELP

@@ -15,26 +15,17 @@ from controller.config import Config
 from controller.game.standings import report
 from controller.game.text import ordinal
 from controller.requests import ChangeSettings
-from controller.sim import SimTable
-from controller.sim_firmware import FirmwareSimError
-from controller.statefile import reason_of
+from controller.simulation.table import SimTable
+from controller.storage.statefile import reason_of
 from hardware.board import input_name
 from hardware.pinmap import input_roles
 
+from ..errors import FaultRefused, FirmwareNotLinked, ScriptError
 from .eventlog import Recorder, value_text
-from .faults import FaultError, apply_fault, clear_for_ok
+from .faults import apply_fault, clear_for_ok
 from .logroute import LogRoute
-from .script_syntax import (
-    COUNTS,
-    FAULTS,
-    ScriptError,
-    Step,
-    parse,
-    seat_number,
-    seconds,
-    settings,
-)
-from .standings import standings_lines
+from .script_syntax import COUNTS, FAULTS, Step, parse, seat_number, seconds, settings
+from .standings_table import standings_lines
 
 
 class Player:
@@ -71,7 +62,7 @@ class Player:
                     await self._fault(step.command, step.args)
                 else:
                     await self._run[step.command](step.args)
-            except (ScriptError, FaultError) as err:
+            except (ScriptError, FaultRefused) as err:
                 raise ScriptError(f"line {step.line}: {err}") from None
             finally:
                 self._flush()
@@ -261,7 +252,7 @@ def run_script(config: Config, path: Path, *, seed: int, firmware: bool = False)
     """The exit status of playing `path`: 0, or 1 with the reason on standard error."""
     try:
         asyncio.run(play_script(config, path, seed=seed, out=sys.stdout, firmware=firmware))
-    except (ScriptError, FirmwareSimError) as err:
+    except (ScriptError, FirmwareNotLinked) as err:
         sys.stdout.flush()
         print(f"flashtable: {err}", file=sys.stderr)
         return 1

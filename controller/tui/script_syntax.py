@@ -6,7 +6,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from controller.settings import SettingError, Settings, key_values
+from controller.settings import Settings, key_values
+
+from ..errors import ScriptError, SettingError
 
 PATTERNS = ("off", "on", "dim", "pulse", "blink", "blink_fast", "flash")
 FAULTS = ("jam", "clear", "empty", "refill")
@@ -23,10 +25,6 @@ SEAT_STANDINGS_KEYS = (
     "slap_best_ms",
     "slap_average_ms",
 )
-
-
-class ScriptError(Exception):
-    """A script line that cannot be played; the message says why."""
 
 
 @dataclass(frozen=True)

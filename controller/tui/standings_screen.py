@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from controller.game import Table
 
-from .standings import places_line, standings_lines
+from .standings_table import places_line, standings_lines
 
 
 class StandingsScreen(ModalScreen[None]):

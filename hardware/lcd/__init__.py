@@ -10,12 +10,13 @@ from collections.abc import Mapping, Sequence
 
 from gpiozero.pins import Factory
 
+from ..device_errors import DisplayUnavailable
 from ..display import INTERFACES
-from .bus import DisplayError, NibbleBus
+from .bus import NibbleBus
 from .character import CharacterDisplay
 from .pcf8574 import DEFAULT_ADDRESS, DEFAULT_PORT
 
-__all__ = ["INTERFACES", "CharacterDisplay", "DisplayError", "NibbleBus", "open_display"]
+__all__ = ["INTERFACES", "CharacterDisplay", "DisplayUnavailable", "NibbleBus", "open_display"]
 
 
 def open_display(
@@ -31,7 +32,7 @@ def open_display(
     """The LCD on an I2C PCF8574 backpack ("i2c") or on the lcd.* GPIO pins ("gpio"), with
     `glyphs` in its CGRAM.
 
-    Raises DisplayError when the bus cannot be opened; an LCD that does not answer is not an
+    Raises DisplayUnavailable when the bus cannot be opened; an LCD that does not answer is not an
     error here: the display keeps retrying (see `CharacterDisplay.healthy`).
     """
     if interface == "i2c":
@@ -43,7 +44,7 @@ def open_display(
 
         bus = GpioBus(pins or {}, pin_factory=pin_factory)
     else:
-        raise DisplayError(
+        raise DisplayUnavailable(
             f"LCD interface must be one of {', '.join(INTERFACES)}, not {interface!r}"
         )
     return CharacterDisplay(bus, glyphs=glyphs, charmap=charmap)

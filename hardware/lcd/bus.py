@@ -15,7 +15,3 @@ class NibbleBus(Protocol):
     def set_backlight(self, on: bool) -> None: ...
 
     def close(self) -> None: ...
-
-
-class DisplayError(RuntimeError):
-    """The LCD cannot be opened here; the message is one line saying why."""

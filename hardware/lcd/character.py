@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 from RPLCD import codecs
 
+from ..device_errors import DisplayUnavailable
 from ..display import COLUMNS, ROWS, fit
-from .bus import DisplayError, NibbleBus
+from .bus import NibbleBus
 from .driver import NibbleLCD
 
 log = logging.getLogger(__name__)
@@ -36,9 +37,9 @@ class CharacterDisplay:
         self, bus: NibbleBus, *, glyphs: Sequence[Sequence[int]] = (), charmap: str = "A00"
     ) -> None:
         if charmap not in CODECS:
-            raise DisplayError(f"LCD character map must be one of {', '.join(CODECS)}")
+            raise DisplayUnavailable(f"LCD character map must be one of {', '.join(CODECS)}")
         if len(glyphs) > CGRAM_SLOTS:
-            raise DisplayError(f"the LCD holds {CGRAM_SLOTS} glyphs, not {len(glyphs)}")
+            raise DisplayUnavailable(f"the LCD holds {CGRAM_SLOTS} glyphs, not {len(glyphs)}")
         self._bus = bus
         self._glyphs = tuple(tuple(bitmap) for bitmap in glyphs)
         self._charmap = charmap

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from gpiozero import DigitalOutputDevice, GPIOZeroError
 from gpiozero.pins import Factory
 
-from .bus import DisplayError
+from ..device_errors import DisplayUnavailable
 
 ROLES = ("lcd.rs", "lcd.e", "lcd.d4", "lcd.d5", "lcd.d6", "lcd.d7")
 
@@ -28,7 +28,7 @@ class GpioBus:
     ) -> None:
         missing = [role for role in ROLES if pins.get(role) is None]
         if missing:
-            raise DisplayError(f"the parallel LCD needs a pin for {missing[0]!r}")
+            raise DisplayUnavailable(f"the parallel LCD needs a pin for {missing[0]!r}")
         self._devices: list[DigitalOutputDevice] = []
         try:
             for role in ROLES:
@@ -37,7 +37,7 @@ class GpioBus:
                 )
         except GPIOZeroError as err:
             self.close()
-            raise DisplayError(f"the LCD's {role!r} pin cannot be used: {err}") from err
+            raise DisplayUnavailable(f"the LCD's {role!r} pin cannot be used: {err}") from err
         self._rs, self._e, *self._data = self._devices
         self._settle = settle
         self._ready_at = 0.0

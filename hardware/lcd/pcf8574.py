@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .bus import DisplayError
+from ..device_errors import DisplayUnavailable
 
 RS = 0x01
 RW = 0x02
@@ -75,9 +75,13 @@ def _open_smbus(port: int) -> ByteBus:
     try:
         import smbus2
     except ImportError as err:
-        raise DisplayError("the I2C LCD needs the smbus2 package, which is not installed") from err
+        raise DisplayUnavailable(
+            "the I2C LCD needs the smbus2 package, which is not installed"
+        ) from err
     try:
         return smbus2.SMBus(port)
     except OSError as err:
         reason = err.strerror or str(err)
-        raise DisplayError(f"I2C bus {port} cannot be opened ({reason}); is I2C enabled?") from err
+        raise DisplayUnavailable(
+            f"I2C bus {port} cannot be opened ({reason}); is I2C enabled?"
+        ) from err

@@ -23,7 +23,7 @@ from firmware.board import BEAM, EMPTY, MOTOR_BACKWARD, MOTOR_FORWARD, Board
 from firmware.launcher import banner
 
 from ..clock import Clock, Timer
-from .launcher import LauncherModel
+from .launcher_model import LauncherModel
 from .machine import PWRON_RESET, WDT_RESET, Scratch, SimMachine
 from .pins import SimFactory
 

@@ -34,7 +34,7 @@ from controller.config import Config
 from controller.game.state import Phase
 from controller.requests import ChangeSettings, DealCards
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 # The config says flash mode; the first game sets table mode, which only settings.json keeps.
 SETTINGS = Settings(

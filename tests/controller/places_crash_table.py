@@ -25,7 +25,7 @@ from controller.config import Config
 from controller.game.holds import WIN_HOLD
 from controller.game.state import Phase
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 SEATS = (1, 2, 3, 4)
 SETTINGS = Settings({"finish": "places", "mode": "flash", "turn_timer": "off", "sleep_time": "off"})

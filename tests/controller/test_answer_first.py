@@ -4,7 +4,7 @@ written, whose controller needs waits between writes (docs/performance.md)."""
 
 from controller.config import Config
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 QUIET = Settings({"mode": "flash", "turn_timer": "off", "sleep_time": "off"})
 

@@ -1,4 +1,4 @@
-"""Answers worked out ahead (controller.answers) are the engine's own: over random games, each
+"""Answers worked out ahead (controller.shell.answers) are the engine's own: over random games, each
 answer given for a press or a wakeup is what the lights show once the engine has stepped; and
 at the table, ending a turn and a turn running out are lit before the engine steps for them."""
 
@@ -7,11 +7,11 @@ import asyncio
 from hypothesis import HealthCheck, event, given, settings
 
 import controller.game
-from controller.answers import Answers
 from controller.config import Config
 from controller.game import Phase, Press, Tick, lights, next_wakeup
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.shell.answers import Answers
+from controller.simulation.table import SimTable
 
 from .game.strategies import INPUTS, RandomGame, games
 

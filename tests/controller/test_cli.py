@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from controller.cli import main
+from controller.commands.cli import main
+from controller.commands.run import run_daemon
 from controller.config import Config
-from controller.run import run_daemon
 
 
 @pytest.mark.parametrize(
@@ -174,10 +174,10 @@ def test_check_config_refuses_crossed_bounds_and_an_impossible_i2c_address(tmp_p
 
 
 def test_settings_say_which_table_and_file_they_change(tmp_path, capsys, monkeypatch):
-    import controller.cli
+    import controller.commands.cli
 
     sim_dir = tmp_path / "sim"
-    monkeypatch.setattr(controller.cli, "SIM_STATE_DIR", sim_dir)
+    monkeypatch.setattr(controller.commands.cli, "SIM_STATE_DIR", sim_dir)
     assert main(["settings", "--sim", "set", "picker=fair"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first == f"Settings of the simulated table, kept in {sim_dir / 'settings.json'}"
@@ -189,12 +189,12 @@ def test_settings_say_which_table_and_file_they_change(tmp_path, capsys, monkeyp
 def test_settings_on_a_machine_without_a_table_say_so_and_create_nothing(
     tmp_path, capsys, monkeypatch
 ):
-    import controller.cli
-    import controller.settings_command
+    import controller.commands.cli
+    import controller.commands.settings_command
 
     missing = tmp_path / "var-lib-flashtable"
-    monkeypatch.setattr(controller.cli, "DEFAULT_STATE_DIR", missing)
-    monkeypatch.setattr(controller.settings_command, "DEFAULT_STATE_DIR", missing)
+    monkeypatch.setattr(controller.commands.cli, "DEFAULT_STATE_DIR", missing)
+    monkeypatch.setattr(controller.commands.settings_command, "DEFAULT_STATE_DIR", missing)
     for words in (["set", "picker=fair"], ["reset"], []):
         assert main(["settings", *words]) == 1
         out, err = capsys.readouterr()
@@ -206,24 +206,24 @@ def test_settings_on_a_machine_without_a_table_say_so_and_create_nothing(
 
 
 async def test_the_simulated_table_reads_what_settings_sim_set(tmp_path, capsys, monkeypatch):
-    import controller.cli
+    import controller.commands.cli
     from controller.config import Config
-    from controller.sim import SimTable
+    from controller.simulation.table import SimTable
 
-    monkeypatch.setattr(controller.cli, "SIM_STATE_DIR", tmp_path)
+    monkeypatch.setattr(controller.commands.cli, "SIM_STATE_DIR", tmp_path)
     assert main(["settings", "--sim", "set", "turn_timer=12"]) == 0
     async with SimTable(Config(), state_dir=tmp_path) as table:
         assert table.lcd[0] == "Table  timer 12s"
 
 
 def test_the_interactive_sim_keeps_its_settings_where_run_sim_does(monkeypatch):
-    import controller.cli
+    import controller.commands.cli
     import controller.tui
 
     seen = {}
     monkeypatch.setattr(controller.tui, "run_view", lambda config, **kw: seen.update(kw) or 0)
     assert main(["sim", "--seed", "1"]) == 0
-    assert seen["state_dir"] == controller.cli.SIM_STATE_DIR
+    assert seen["state_dir"] == controller.commands.cli.SIM_STATE_DIR
     assert main(["sim", "--seed", "1", "--state-dir", "/tmp/elsewhere"]) == 0
     assert str(seen["state_dir"]) == "/tmp/elsewhere"
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from controller.closed_pipe import PIPE_CLOSED
+from controller.commands.closed_pipe import PIPE_CLOSED
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-from controller.config import Config, ConfigError, load, parse
+from controller.commands.cli import main
+from controller.config import Config, load, parse
+from controller.errors import ConfigError
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -118,11 +119,11 @@ def test_check_config_of_a_missing_file_fails(tmp_path, capsys):
 
 
 def test_check_config_without_a_file_checks_the_defaults(capsys, monkeypatch, tmp_path):
-    import controller.check_config
+    import controller.commands.check_config
     import controller.config
 
     monkeypatch.setattr(controller.config, "DEFAULT_PATH", tmp_path / "absent.toml")
-    monkeypatch.setattr(controller.check_config, "DEFAULT_PATH", tmp_path / "absent.toml")
+    monkeypatch.setattr(controller.commands.check_config, "DEFAULT_PATH", tmp_path / "absent.toml")
     assert main(["check-config"]) == 0
     assert "no config file: the defaults: ok" in capsys.readouterr().out
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.snapshot import HEARTBEAT
+from controller.storage.snapshot import HEARTBEAT
 
 KILLS = 300
 DRIVER = Path(__file__).with_name("crash_table.py")

@@ -8,7 +8,7 @@ import pytest
 from controller.config import Config
 from controller.game import Press, Release
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 from hardware.sim.bounce import chatter
 
 
@@ -85,12 +85,12 @@ async def test_stopping_leaves_lights_and_buzzer_off():
 
 
 async def test_a_long_round_keeps_a_bounded_log_that_still_replays_exactly(monkeypatch):
-    import controller.game_log
-    import controller.sim
+    import controller.shell.game_log
+    import controller.simulation.table
     from controller.game import replay
 
-    monkeypatch.setattr(controller.game_log, "LIMIT", 100)
-    monkeypatch.setattr(controller.sim, "EVENTS_KEPT", 50)
+    monkeypatch.setattr(controller.shell.game_log, "LIMIT", 100)
+    monkeypatch.setattr(controller.simulation.table, "EVENTS_KEPT", 50)
     settings = Settings({"mode": "flash", "turn_timer": 4, "sleep_time": "off"})
     config = Config(seats=4, settings=settings)
     async with SimTable(config, seed=3) as table:
@@ -129,8 +129,8 @@ async def test_a_long_round_keeps_a_bounded_log_that_still_replays_exactly(monke
 async def test_a_remote_change_with_crossed_bounds_is_refused_and_play_goes_on():
     import pytest
 
+    from controller.errors import SettingError
     from controller.requests import ChangeSettings
-    from controller.settings import SettingError
 
     async with SimTable(seed=1) as table:
         asked = table.daemon.submit(ChangeSettings({"custom_min": 10, "custom_max": 2}))

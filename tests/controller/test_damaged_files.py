@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller import owed
-from controller.cli import CONFIG_BAD, config_or_defaults, main
+from controller.commands.cli import CONFIG_BAD, config_or_defaults, main
 from controller.config import Config
-from controller.owed import OWED_DAMAGED
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
+from controller.storage import owed
+from controller.storage.owed import OWED_DAMAGED
 
 DEEP = b"[" * 50_000 + b"]" * 50_000
 LONG_NUMBER = b"9" * 5_000

@@ -13,12 +13,12 @@ import pytest
 STOPPED_WHILE_STARTING = textwrap.dedent(
     """
     import os, signal, sys
-    import controller.run
-    build = controller.run.build_daemon
+    import controller.commands.run
+    build = controller.commands.run.build_daemon
     def build_after_a_stop(*args, **options):
         os.kill(os.getpid(), signal.{signal})
         return build(*args, **options)
-    controller.run.build_daemon = build_after_a_stop
+    controller.commands.run.build_daemon = build_after_a_stop
     from controller import main
     sys.exit(main(["run", "--sim", "--seed", "1", "--state-dir", sys.argv[1]]))
     """

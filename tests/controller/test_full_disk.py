@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import statefile
 from controller.config import Config
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
+from controller.storage import statefile
 
 DISK_FULL = ("Not saving:     ", "disk full       ")
 

@@ -2,14 +2,14 @@
 
 import random
 
-import controller.game_log
+import controller.shell.game_log
 from controller.game import Tick, new_table
-from controller.game_log import GameLog
 from controller.settings import Settings
+from controller.shell.game_log import GameLog
 
 
 def test_events_since_a_number_survive_the_log_starting_over(monkeypatch):
-    monkeypatch.setattr(controller.game_log, "LIMIT", 100)
+    monkeypatch.setattr(controller.shell.game_log, "LIMIT", 100)
     table, rng = new_table(Settings(), 4), random.Random(1)
     log = GameLog(table, rng)
     for n in range(250):

@@ -15,11 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller import config, owed, snapshot
+from controller import config
+from controller.errors import DamagedFile, SettingError, UndecodableSnapshot
 from controller.game import codec
-from controller.safe_read import Damaged, parse_json
-from controller.settings import SETTINGS, SettingError, Settings, setting
-from controller.settings_store import SettingsStore
+from controller.settings import SETTINGS, Settings, setting
+from controller.storage import owed, snapshot
+from controller.storage.safe_read import parse_json
+from controller.storage.settings_store import SettingsStore
 
 from .test_damaged_files import (
     GOOD_CONFIG,
@@ -85,7 +87,7 @@ def test_the_good_samples_are_good():
 def test_json_from_the_disk_is_a_value_or_damaged(data):
     try:
         parse_json(data)
-    except Damaged as err:
+    except DamagedFile as err:
         assert str(err) and "\n" not in str(err)
 
 
@@ -94,7 +96,7 @@ def test_json_from_the_disk_is_a_value_or_damaged(data):
 def test_a_damaged_cards_owed_record_is_a_possible_count_or_damaged(data):
     try:
         _, ((cards, fault), _) = owed._newest(data)
-    except Damaged:
+    except DamagedFile:
         return
     assert 0 <= cards <= owed.MAX_OWED and fault in (None, "jam", "empty")
     assert fault is None or cards > 0
@@ -124,7 +126,7 @@ def test_a_write_torn_anywhere_leaves_the_count_before_or_after_it(before, after
 def test_a_damaged_snapshot_resumes_a_game_or_is_set_aside(data):
     try:
         table = resume(data)
-    except (Damaged, codec.Undecodable) as err:
+    except (DamagedFile, UndecodableSnapshot) as err:
         assert str(err) and "\n" not in str(err)
         return
     assert table.seated <= set(range(1, 7))
@@ -140,7 +142,7 @@ def test_a_snapshot_with_any_value_in_any_field_resumes_or_is_set_aside(field, v
     fields = json.loads(GOOD_SNAPSHOT.split(b"\n")[0])
     fields[field] = value
     line = json.dumps(fields).encode() + b"\n"
-    with contextlib.suppress(Damaged, codec.Undecodable):
+    with contextlib.suppress(DamagedFile, UndecodableSnapshot):
         resume(line + GOOD_SNAPSHOT[-snapshot.CLOCK_LINE :])
 
 

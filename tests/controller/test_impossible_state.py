@@ -14,11 +14,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller import __version__, owed, snapshot
+from controller import __version__
+from controller.errors import DamagedFile, UndecodableSnapshot
 from controller.game import Phase, Tick, codec, render, step, summary
-from controller.safe_read import Damaged
 from controller.settings import SETTINGS, Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
+from controller.storage import owed, snapshot
 
 STATIONS = 6  # the simulated table's seats
 SETTINGS_FILE = "settings.json"
@@ -240,7 +241,7 @@ def test_a_snapshot_that_loads_can_be_drawn_on_every_screen_and_played(fields, l
             rng=random.Random(1),
             left=left,
         )
-    except (Damaged, codec.Undecodable) as err:
+    except (DamagedFile, UndecodableSnapshot) as err:
         assert str(err) and "\n" not in str(err)
         return
     for lines in every_screen(table):

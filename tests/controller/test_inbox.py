@@ -7,8 +7,9 @@ import logging
 
 import pytest
 
-from controller.inbox import Edge, Inbox, Stop, Wake
-from controller.requests import RereadSettings, TableStopped
+from controller.errors import TableStopped
+from controller.requests import RereadSettings
+from controller.shell.inbox import Edge, Inbox, Stop, Wake
 
 
 async def serving(handle) -> tuple[Inbox, asyncio.Task]:

@@ -4,7 +4,7 @@ import pytest
 
 from controller.config import Config
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 
 def config(**settings) -> Config:
@@ -207,9 +207,9 @@ def test_the_launcher_link_never_asks_which_launcher_it_holds():
     import ast
     from pathlib import Path
 
-    import controller.launcher_link
+    import controller.shell.launcher_link
 
-    tree = ast.parse(Path(controller.launcher_link.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(controller.shell.launcher_link.__file__).read_text(encoding="utf-8"))
     asked = [
         ast.unparse(node)
         for node in ast.walk(tree)

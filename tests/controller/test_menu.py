@@ -3,11 +3,11 @@
 import pytest
 
 from controller.config import Config
-from controller.game.glyphs import readable
-from controller.panel import HOLD_BACK, IDLE_CLOSE
+from controller.game.lcd_glyphs import readable
 from controller.requests import RereadSettings
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.shell.panel import HOLD_BACK, IDLE_CLOSE
+from controller.simulation.table import SimTable
 
 TOP = [
     "Start",
@@ -512,7 +512,7 @@ async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(co
 
 
 async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(config, tmp_path):
-    from controller.settings_command import settings_command
+    from controller.commands.settings_command import settings_command
 
     async with SimTable(config, state_dir=tmp_path) as table:
         assert settings_command(config, tmp_path, "set", {"picker": "fair"}) == 0
@@ -603,7 +603,7 @@ async def test_the_button_test_keeps_the_table_awake():
 
 
 async def test_a_disk_that_refuses_writes_still_lets_the_table_reset(config, tmp_path, monkeypatch):
-    import controller.settings_store
+    import controller.storage.settings_store
 
     async with SimTable(config, state_dir=tmp_path) as table:
         await goto(table, "Turn timer")
@@ -614,7 +614,7 @@ async def test_a_disk_that_refuses_writes_still_lets_the_table_reset(config, tmp
         def full(path, value):
             raise OSError(28, "No space left on device")
 
-        monkeypatch.setattr(controller.settings_store, "write_json", full)
+        monkeypatch.setattr(controller.storage.settings_store, "write_json", full)
         await goto(table, "Reset settings")
         await push(table)
         await push(table)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from controller.commands.cli import main
 from controller.config import MAX_PASSWORD, load
 
 from .test_damaged_files import assert_started, run_sim

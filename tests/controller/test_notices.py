@@ -2,7 +2,7 @@
 players need: a jam or an empty hopper waits for their OK, and a sleeping table is dark. A
 notice waits for the screen and is then shown in full."""
 
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .test_launcher_table import config, jam_after_the_first_penalty_card, start
 

@@ -3,9 +3,9 @@ stopped and every light and the buzzer dark, whatever level a killed daemon left
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.cli import main
+from controller.commands.cli import main
+from controller.commands.outputs_off import output_roles, outputs_off
 from controller.config import Config
-from controller.outputs_off import output_roles, outputs_off
 
 
 def test_every_output_a_killed_daemon_left_on_is_driven_off(tmp_path, capsys):

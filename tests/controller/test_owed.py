@@ -5,8 +5,8 @@ import errno
 import os
 import threading
 
-from controller import owed as owed_module
-from controller.owed import FILE_NAME, SLOT_OFFSETS, SLOT_SIZE, OwedFile
+from controller.storage import owed as owed_module
+from controller.storage.owed import FILE_NAME, SLOT_OFFSETS, SLOT_SIZE, OwedFile
 
 
 def made(tmp_path, *, background=False, kept=None):

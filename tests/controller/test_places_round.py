@@ -6,7 +6,7 @@ import random
 from controller.config import Config
 from controller.game.holds import WIN_HOLD
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .test_menu import back, goto, lcd, push
 

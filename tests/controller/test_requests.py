@@ -8,15 +8,10 @@ import logging
 import pytest
 
 from controller.config import Config
-from controller.requests import (
-    ChangeSettings,
-    DealCards,
-    GameCommand,
-    RereadSettings,
-    TableStopped,
-)
-from controller.settings import SettingError, Settings
-from controller.sim import SimTable
+from controller.errors import SettingError, TableStopped
+from controller.requests import ChangeSettings, DealCards, GameCommand, RereadSettings
+from controller.settings import Settings
+from controller.simulation.table import SimTable
 
 
 async def answer(table: SimTable, future):

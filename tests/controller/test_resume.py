@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from controller import snapshot
 from controller.config import Config
 from controller.game import codec
-from controller.renderer import Renderer
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.shell.renderer import Renderer
+from controller.simulation.table import SimTable
+from controller.storage import snapshot
 
 from .test_launcher_table import start
 

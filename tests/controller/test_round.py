@@ -4,7 +4,7 @@ end and its summary, checking the lights and the LCD at every step."""
 from controller.config import Config
 from controller.game import replay
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 SEATS = (1, 2, 3, 4)
 SETTINGS = Settings({"turn_timer": 4})

@@ -10,12 +10,12 @@ import tty
 
 import pytest
 
-from controller import launcher_link
 from controller.config import Config, LauncherConfig
-from controller.daemon import Daemon
 from controller.game.events import ExactDraw
-from controller.owed import OwedFile
-from controller.renderer import LINK_DOWN
+from controller.shell import launcher_link
+from controller.shell.daemon import Daemon
+from controller.shell.renderer import LINK_DOWN
+from controller.storage.owed import OwedFile
 from hardware.clock import LoopClock
 from hardware.serial_ejector import HALT_WITHIN, SerialEjector
 from hardware.sim.firmware import FirmwareSim

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from controller.config import Config, LauncherConfig
-from controller.renderer import LINK_BACK, LINK_DOWN, OFFLINE_LINE, OFFLINE_TURN
 from controller.requests import DealCards
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.shell.renderer import LINK_BACK, LINK_DOWN, OFFLINE_LINE, OFFLINE_TURN
+from controller.simulation.table import SimTable
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware import FirmwareSim
 

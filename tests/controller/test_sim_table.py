@@ -5,7 +5,7 @@ import pytest
 from controller.config import Config
 from controller.requests import ChangeSettings
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 
 def config(**settings) -> Config:

@@ -8,10 +8,10 @@ import json
 import os
 import threading
 
-from controller import snapshot, snapshot_writer
 from controller.config import Config
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
+from controller.storage import snapshot, snapshot_writer
 
 from .test_launcher_table import start
 

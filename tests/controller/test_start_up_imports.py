@@ -1,4 +1,4 @@
-"""Nothing heavy at import: `import controller.daemon` loads no device, link or view library.
+"""Nothing heavy at import: `import controller.shell.daemon` loads no device, link or view library.
 gpiozero loads when the board is built, pyserial when a serial launcher link is, RPLCD when
 a real LCD is opened, aiomqtt with the MQTT link, Textual with the terminal view.
 
@@ -35,8 +35,11 @@ def loaded_after(code: str) -> list[str]:
 
 
 def test_importing_the_daemon_loads_no_device_link_or_view_library():
-    assert loaded_after("import controller.daemon") == []
+    assert loaded_after("import controller.shell.daemon") == []
 
 
 def test_the_probe_sees_the_board_bring_gpiozero():
-    assert loaded_after("import controller.daemon, hardware.board") == ["colorzero", "gpiozero"]
+    assert loaded_after("import controller.shell.daemon, hardware.board") == [
+        "colorzero",
+        "gpiozero",
+    ]

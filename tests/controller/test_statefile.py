@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from controller import statefile
 from controller.settings import Settings
-from controller.settings_store import SettingsStore
+from controller.storage import statefile
+from controller.storage.settings_store import SettingsStore
 
 OLD = {"turn_timer": 4}
 NEW = {"turn_timer": 9, "picker": "fair"}

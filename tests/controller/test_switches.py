@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.switches import Switches
+from controller.shell.switches import Switches
 from hardware.debounce import DEBOUNCE_WINDOW, Change
 
 GRACE = 0.02  # what the daemon gives an edge to cross from its pin thread

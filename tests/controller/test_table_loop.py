@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from controller.run import PR_SET_TIMERSLACK, TIMER_SLACK, run_on_table_loop, table_loop
+from controller.commands.run import PR_SET_TIMERSLACK, TIMER_SLACK, run_on_table_loop, table_loop
 
 PR_GET_TIMERSLACK = 30
 

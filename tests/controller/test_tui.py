@@ -16,16 +16,16 @@ from textual.pilot import Pilot
 
 from controller.config import Config
 from controller.game import Press, Release
-from controller.game.glyphs import ARROW_LEFT, ARROW_RIGHT, timer_bar
 from controller.game.launch import CHIME_TIME, RESULT_TIME
-from controller.renderer import OFFLINE_LINE, OFFLINE_TURN
+from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, timer_bar
 from controller.settings import Settings
-from controller.sim import TAP_TIME
+from controller.shell.renderer import OFFLINE_LINE, OFFLINE_TURN
+from controller.simulation.table import TAP_TIME
 from controller.tui.app import FRAME, TableApp
 from controller.tui.fingers import BACK_HOLD, LONG_PRESS
 from controller.tui.help import HelpScreen
-from controller.tui.launcher import hopper_text
-from controller.tui.snapshot import screen_text
+from controller.tui.launcher_panel import hopper_text
+from controller.tui.screen_text import screen_text
 
 Scenario = Callable[[TableApp, Pilot], Awaitable[None]]
 
@@ -650,9 +650,9 @@ def test_daemon_warnings_go_to_the_event_log_not_the_terminal(capsys):
     async def scenario(app: TableApp, pilot: Pilot) -> None:
         import logging
 
-        logging.getLogger("controller.daemon").warning("beam blocked at start")
+        logging.getLogger("controller.shell.daemon").warning("beam blocked at start")
         await app.advance(0.1)
-        assert log_lines(app)[-1].endswith("warning controller.daemon: beam blocked at start")
+        assert log_lines(app)[-1].endswith("warning controller.shell.daemon: beam blocked at start")
 
     play(scenario)
     out = capsys.readouterr()
@@ -732,7 +732,7 @@ def test_no_seat_touches_the_side_panels_at_any_width():
 
 
 def test_a_long_event_line_wraps_under_its_data_instead_of_being_cut():
-    from controller.publish import GameEvent
+    from controller.shell.publish import GameEvent
     from controller.tui.eventlog import DATA_COLUMN, Entry, event_line
 
     async def scenario(app: TableApp, pilot: Pilot) -> None:
@@ -759,7 +759,7 @@ def test_a_long_event_line_wraps_under_its_data_instead_of_being_cut():
 
 @pytest.mark.parametrize("columns", [80, 120])
 def test_a_long_event_line_breaks_only_between_its_values(columns):
-    from controller.publish import GameEvent
+    from controller.shell.publish import GameEvent
     from controller.tui.eventlog import DATA_COLUMN, Entry, event_line
 
     stats = {"turns": 12, "timeouts": 1, "slaps_lost": 0, "launcher_cards": 7, "average_turn": 3.4}

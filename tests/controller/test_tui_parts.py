@@ -10,14 +10,14 @@ import pytest
 from textual.app import App, ComposeResult
 
 from controller.game import Press, Release
-from controller.game.glyphs import ARROW_DOWN, ARROW_UP, BAR_2, CUSTOM_CHARS
-from controller.publish import GameEvent
-from controller.sim import TAP_TIME, SimTable
+from controller.game.lcd_glyphs import ARROW_DOWN, ARROW_UP, BAR_2, CUSTOM_CHARS
+from controller.shell.publish import GameEvent
+from controller.simulation.table import TAP_TIME, SimTable
 from controller.tui.eventlog import event_line, value_text
 from controller.tui.fingers import LONG_PRESS, REPRESS_GAP, Fingers
 from controller.tui.glyphs import LIGHT_MARKS, braille, lcd_text, legend, light_style, seat_label
 from controller.tui.keys import Move, move_for
-from controller.tui.launcher import (
+from controller.tui.launcher_panel import (
     FLIGHT_TIME,
     FLIGHT_TRACK,
     LauncherPanel,
@@ -30,7 +30,7 @@ from controller.tui.launcher import (
 )
 from controller.tui.lcd import Lcd, backlit
 from controller.tui.logroute import ROUTED_LOGGERS, LogRoute
-from controller.tui.snapshot import screen_text
+from controller.tui.screen_text import screen_text
 from controller.tui.tabletop import SEAT_HEIGHT, SEAT_WIDTH, seat_places
 
 # -- glyphs --------------------------------------------------------------------------------
@@ -298,15 +298,15 @@ def test_event_lines_are_compact_and_stable():
 def test_log_route_takes_records_off_the_terminal_and_gives_the_loggers_back(capsys):
     before = {name: logging.getLogger(name).propagate for name in ROUTED_LOGGERS}
     with LogRoute() as route:
-        logging.getLogger("controller.daemon").info("quiet")
+        logging.getLogger("controller.shell.daemon").info("quiet")
         logging.getLogger("hardware.board").error("closing failed")
         try:
             raise OSError("pin busy")
         except OSError:
-            logging.getLogger("controller.daemon").exception("handling failed")
+            logging.getLogger("controller.shell.daemon").exception("handling failed")
         assert route.take() == [
             "error hardware.board: closing failed",
-            "error controller.daemon: handling failed (OSError: pin busy)",
+            "error controller.shell.daemon: handling failed (OSError: pin busy)",
         ]
     assert {name: logging.getLogger(name).propagate for name in ROUTED_LOGGERS} == before
     assert all(route not in logging.getLogger(name).handlers for name in ROUTED_LOGGERS)
@@ -318,7 +318,7 @@ def test_every_event_type_starts_its_data_in_the_same_column():
     from pathlib import Path
 
     import controller.game
-    from controller.publish import GameEvent
+    from controller.shell.publish import GameEvent
     from controller.tui.eventlog import DATA_COLUMN, event_line
 
     kinds = set()

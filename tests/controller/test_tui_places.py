@@ -7,8 +7,8 @@ from textual.pilot import Pilot
 
 from controller.tui.app import TableApp
 from controller.tui.keys import SHIFTED_DIGITS
-from controller.tui.standings import row
 from controller.tui.standings_screen import StandingsScreen
+from controller.tui.standings_table import row
 
 from .test_tui import keys, lit_seat, play, screen, seat_box
 

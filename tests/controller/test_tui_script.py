@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from controller.config import Config
+from controller.errors import ScriptError
 from controller.tui import run_view
-from controller.tui.script import ScriptError, input_names, parse
+from controller.tui.script import input_names, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "full-round.txt"

@@ -3,7 +3,7 @@ reached by a short last sleep."""
 
 import pytest
 
-from controller.wakeup import LEAD, Wakeup
+from controller.shell.wakeup import LEAD, Wakeup
 from hardware.clock import VirtualClock
 
 

@@ -27,7 +27,7 @@ class NotInstalled(MetaPathFinder):
         return None
 
 sys.meta_path.insert(0, NotInstalled())
-from controller.cli import main
+from controller.commands.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -41,7 +41,7 @@ def test_importing_the_daemon_and_the_cli_imports_no_view_package():
         [
             sys.executable,
             "-c",
-            "import sys, controller.cli, controller.daemon, controller.tui.script\n"
+            "import sys, controller.commands.cli, controller.shell.daemon, controller.tui.script\n"
             "print(sorted({name.partition('.')[0] for name in sys.modules}"
             f" & set({VIEW_PACKAGES!r})))",
         ],

@@ -2,7 +2,7 @@
 
 import pytest
 
-from controller.game.glyphs import CUSTOM_CHARS
+from controller.game.lcd_glyphs import CUSTOM_CHARS
 from hardware.board import Board
 from hardware.clock import VirtualClock
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap

@@ -10,7 +10,7 @@ from hardware.clock import VirtualClock
 from hardware.ejector import CardCounted, GpioEjector, Halted
 from hardware.inputs import EdgeInput
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
-from hardware.sim.launcher import LauncherModel
+from hardware.sim.launcher_model import LauncherModel
 from hardware.sim.pins import SimFactory
 
 PINMAP = PinMap.build(

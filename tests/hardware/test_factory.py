@@ -3,7 +3,8 @@
 import pytest
 
 from hardware.clock import VirtualClock
-from hardware.factory import FactoryError, factory_name
+from hardware.device_errors import PinFactoryUnavailable
+from hardware.factory import factory_name
 from hardware.sim.pins import SimFactory
 
 
@@ -17,7 +18,7 @@ def test_config_beats_environment(monkeypatch):
 
 def test_unknown_factory_is_refused(monkeypatch):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "pigpio")
-    with pytest.raises(FactoryError, match="not 'pigpio'"):
+    with pytest.raises(PinFactoryUnavailable, match="not 'pigpio'"):
         factory_name(None)
 
 

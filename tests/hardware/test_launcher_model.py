@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hardware.clock import VirtualClock
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
-from hardware.sim.launcher import GroundingPin, LauncherModel
+from hardware.sim.launcher_model import GroundingPin, LauncherModel
 from hardware.sim.pins import SimFactory
 
 FORWARD, BACKWARD, BEAM, EMPTY = 15, 2, 3, 0

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from RPLCD import common
 
-from controller.game.glyphs import (
+from controller.game.lcd_glyphs import (
     ARROW_DOWN,
     ARROW_LEFT,
     ARROW_RIGHT,
@@ -22,8 +22,9 @@ from controller.game.glyphs import (
     timer_bar,
 )
 from hardware.clock import VirtualClock
+from hardware.device_errors import DisplayUnavailable
 from hardware.display import fit
-from hardware.lcd import CharacterDisplay, DisplayError, open_display
+from hardware.lcd import CharacterDisplay, open_display
 from hardware.lcd.gpio import GpioBus
 from hardware.lcd.pcf8574 import Pcf8574Bus
 from hardware.sim.hd44780 import HD44780, ModelBus, connect_pins, simulated_display
@@ -158,7 +159,7 @@ def test_gpio_pins_carry_the_same_transfers_as_the_model_bus(factory):
 
 def test_open_display_on_gpio_names_a_missing_pin(factory):
     pins = {role: pin for role, pin in LCD_PINS.items() if role != "lcd.d6"}
-    with pytest.raises(DisplayError, match=r"lcd\.d6"):
+    with pytest.raises(DisplayUnavailable, match=r"lcd\.d6"):
         open_display("gpio", pins=pins, pin_factory=factory)
 
 
@@ -256,12 +257,12 @@ def test_reinitialising_resynchronises_a_half_sent_byte():
 
 
 def test_open_display_rejects_an_unknown_interface():
-    with pytest.raises(DisplayError, match="interface"):
+    with pytest.raises(DisplayUnavailable, match="interface"):
         open_display("spi")
 
 
 def test_open_display_on_a_missing_i2c_bus_says_so():
-    with pytest.raises(DisplayError, match=r"I2C bus 99|smbus2"):
+    with pytest.raises(DisplayUnavailable, match=r"I2C bus 99|smbus2"):
         open_display("i2c", i2c_port=99)
 
 
@@ -382,5 +383,5 @@ def test_readable_spells_the_glyphs_in_unicode(sim):
 
 def test_gpio_pin_already_in_use_is_a_display_error(factory):
     pins = {**LCD_PINS, "lcd.d7": LCD_PINS["lcd.rs"]}
-    with pytest.raises(DisplayError, match=r"lcd\.d7"):
+    with pytest.raises(DisplayUnavailable, match=r"lcd\.d7"):
         GpioBus(pins, pin_factory=factory, settle=0)

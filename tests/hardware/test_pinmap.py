@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from hardware.pinmap import DEFAULT_PINS, PI_HEADER, PinMap, PinMapError
+from hardware.device_errors import PinMapError
+from hardware.pinmap import DEFAULT_PINS, PI_HEADER, PinMap
 
 README = Path(__file__).parents[2] / "hardware" / "README.md"
 

@@ -31,14 +31,14 @@ pytestmark = [
 ]
 
 REJECTS_CONFIG = {
-    "controller/check_config.py": (
+    "controller/commands/check_config.py": (
         "    config = load(path)\n    pinmap",
-        "    from .config import ConfigError\n\n"
+        "    from ..errors import ConfigError\n\n"
         '    raise ConfigError("this version rejects every config")\n    pinmap',
     )
 }
 NEVER_READY = {
-    "controller/run.py": (
+    "controller/commands/run.py": (
         "    loop = asyncio.get_running_loop()\n",
         '    raise RuntimeError("this version dies before READY")\n',
     )

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, event, given, settings
 
 from controller.game import Announce, Phase, Sound, next_wakeup, render, replay
 from controller.game.state import ROUND_PHASES
-from controller.tunes import TUNES
+from controller.shell.tunes import TUNES
 
 from .strategies import RandomGame, games
 

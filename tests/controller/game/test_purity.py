@@ -27,6 +27,7 @@ ALLOWED = {
     "random",  # for the type of the generator passed in; see the test of chance below
     "types",
     "typing",
+    "controller.errors",
     "controller.requests",
     "controller.settings",
 }
@@ -92,7 +93,7 @@ def test_chance_comes_only_from_the_generator_passed_in():
         "from random import random",
         "import time",
         "from hardware.clock import Clock",
-        "import controller.daemon",
+        "import controller.shell.daemon",
     ],
 )
 def test_the_checks_catch_each_form_of_impure_import(statement):

@@ -2,7 +2,8 @@
 
 import pytest
 
-from controller.settings import SETTINGS, SettingError, Settings, setting
+from controller.errors import SettingError
+from controller.settings import SETTINGS, Settings, setting
 
 
 def test_the_rule_settings_and_their_defaults():

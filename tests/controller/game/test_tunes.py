@@ -6,7 +6,7 @@ from pathlib import Path
 from gpiozero.tones import Tone
 
 import controller.game
-from controller.tunes import TUNES
+from controller.shell.tunes import TUNES
 
 
 def test_every_sound_the_engine_names_has_a_tune():

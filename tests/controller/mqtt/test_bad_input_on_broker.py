@@ -13,7 +13,7 @@ from paho.mqtt.properties import Properties
 
 from controller.config import Config
 from controller.mqtt.inbound import MAX_PACKET
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .conftest import WAIT, decode, operator, table_mqtt
 from .test_inbound import bad_commands, bad_settings

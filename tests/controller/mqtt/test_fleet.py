@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from controller.cli import main
+from controller.commands.cli import main
 from controller.config import Config
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .broker import OPERATOR
 from .conftest import WAIT, password_file, table_mqtt

@@ -19,7 +19,7 @@ from paho.mqtt.properties import Properties
 from controller.config import Config
 from controller.mqtt.inbound import MAX_CORRELATION, RefusalLog
 from controller.requests import DealCards
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .broker import Broker
 from .conftest import WAIT, decode, next_on, operator, table_mqtt, until

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.mqtt.inbound import MAX_PAYLOAD, MAX_REASON, Order, Refused, order, settings_update
+from controller.errors import MessageRefused
+from controller.mqtt.inbound import MAX_PAYLOAD, MAX_REASON, Order, order, settings_update
 from controller.settings import SETTINGS, Settings
 
 KEYS = [s.key for s in SETTINGS]
@@ -71,7 +72,7 @@ def _is_json_object(data: bytes) -> bool:
 @given(bad_settings)
 def test_a_bad_settings_update_is_refused_and_changes_nothing(payload):
     current = Settings({"turn_timer": 4})
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(MessageRefused) as refused:
         settings_update(payload, current)
     reason = str(refused.value)
     assert reason and "\n" not in reason and len(reason) <= MAX_REASON
@@ -81,7 +82,7 @@ def test_a_bad_settings_update_is_refused_and_changes_nothing(payload):
 @settings(max_examples=1000, deadline=None)
 @given(bad_commands)
 def test_a_bad_command_is_refused_with_a_short_reason(payload):
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(MessageRefused) as refused:
         order(payload)
     reason = str(refused.value)
     assert reason and "\n" not in reason and len(reason) <= MAX_REASON
@@ -103,5 +104,5 @@ def test_good_payloads_are_read_as_the_menu_reads_them():
     ],
 )
 def test_payloads_are_read_with_the_bounds_of_every_file_the_daemon_reads(payload, reason):
-    with pytest.raises(Refused, match=f"^{reason}$"):
+    with pytest.raises(MessageRefused, match=f"^{reason}$"):
         settings_update(payload, Settings())

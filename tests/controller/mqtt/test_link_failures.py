@@ -19,12 +19,13 @@ from aiomqtt.exceptions import MqttConnectError
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.config import Config, ConfigError
+from controller.config import Config
+from controller.errors import ConfigError
 from controller.game.text import COLUMNS
 from controller.mqtt import link as link_module
 from controller.mqtt.control import DaemonControl
 from controller.mqtt.link import CLOSED, REFUSED, REFUSED_V3, TableLink, why_down
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .broker import Broker
 from .conftest import next_on, operator, table_mqtt, until

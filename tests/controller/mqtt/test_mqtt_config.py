@@ -6,8 +6,9 @@ import os
 
 import pytest
 
-from controller.cli import main
-from controller.config import ConfigError, load
+from controller.commands.cli import main
+from controller.config import load
+from controller.errors import ConfigError
 
 from ..test_named_files import TEST_CA
 

@@ -16,7 +16,7 @@ from paho.mqtt.properties import Properties
 
 from controller.config import Config
 from controller.mqtt.outbox import EVENT_LIMIT
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .broker import Broker
 from .conftest import WAIT, decode, next_on, operator, password_file, table_mqtt, until

@@ -11,7 +11,7 @@ import aiomqtt
 from controller.config import Config
 from controller.game.holds import WIN_HOLD
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .broker import Broker
 from .conftest import WAIT, decode, next_on, operator, table_mqtt, until

@@ -14,7 +14,7 @@ import pytest
 
 from controller.config import Config
 from controller.settings import Settings
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .broker import free_port
 from .conftest import WAIT, next_on, operator, table_mqtt

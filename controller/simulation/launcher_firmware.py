@@ -18,9 +18,10 @@ import logging
 from hardware.clock import Clock
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware_port import FirmwarePort, until_quiet
-from hardware.sim.launcher import LauncherModel
+from hardware.sim.launcher_model import LauncherModel
 
-from .daemon import Daemon
+from ..errors import FirmwareNotLinked
+from ..shell.daemon import Daemon
 
 log = logging.getLogger(__name__)
 
@@ -28,14 +29,10 @@ OPEN_WITHIN = 10.0  # real seconds for the daemon to open the pseudo-terminal
 OPEN_LOOK = 0.01
 
 
-class FirmwareSimError(RuntimeError):
-    """The firmware in the loop could not be linked to the daemon; the message says why."""
-
-
 def ejector_of(daemon: Daemon) -> SerialEjector:
     ejector = daemon.launcher.ejector
     if not isinstance(ejector, SerialEjector):
-        raise FirmwareSimError("the daemon's launcher is not on a serial link")
+        raise FirmwareNotLinked("the daemon's launcher is not on a serial link")
     return ejector
 
 
@@ -47,12 +44,12 @@ async def power_on(port: FirmwarePort, daemon: Daemon, clock: Clock, seed: int) 
     deadline = loop.time() + OPEN_WITHIN
     while not ejector.connected:
         if loop.time() > deadline:
-            raise FirmwareSimError(f"the daemon did not open the firmware's port {port.port}")
+            raise FirmwareNotLinked(f"the daemon did not open the firmware's port {port.port}")
         await asyncio.sleep(OPEN_LOOK)
     firmware = port.start(clock=clock, seed=seed)
     await settle_line(port, daemon)
     if not ejector.link_up:
-        raise FirmwareSimError(f"the launcher firmware did not answer on {port.port}")
+        raise FirmwareNotLinked(f"the launcher firmware did not answer on {port.port}")
     log.info("launcher firmware in the loop on %s", port.port)
     return firmware.model
 

@@ -15,17 +15,17 @@ from typing import Protocol, cast
 from hardware.clock import Clock, Timer
 from hardware.debounce import Change
 
-from . import __version__
-from .game import Phase, Table, places, standings
-from .menu import Action, Back, Context, Menu, Push, Turn, render, step
-from .netinfo import ip_addresses
-from .requests import (
+from .. import __version__
+from ..game import Phase, Table, places, standings
+from ..menu import Action, Back, Context, Menu, Push, Turn, render, step
+from ..requests import (
     ChangeSettings,
     DealCards,
     GameCommand,
     Request,
     ResetSettings,
 )
+from .netinfo import ip_addresses
 
 log = logging.getLogger(__name__)
 

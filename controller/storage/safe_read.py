@@ -18,6 +18,8 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..errors import DamagedFile
+
 MAX_DEPTH = 16  # nesting of JSON arrays and objects, of TOML arrays and inline tables
 MAX_DIGITS = 20  # characters of one JSON number
 # Strings first, so that brackets and digits inside them are not taken for structure.
@@ -29,12 +31,8 @@ _TOML_TOKENS = re.compile(
 )
 
 
-class Damaged(ValueError):
-    """A file that cannot be used; the message is one line saying why."""
-
-
 def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes | None:
-    """The bytes of the regular file at `path`, None if there is none. Raises Damaged for
+    """The bytes of the regular file at `path`, None if there is none. Raises DamagedFile for
     anything but a regular file or one over `limit` bytes, OSError if it cannot be read."""
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow_links else os.O_NOFOLLOW)
     try:
@@ -43,12 +41,12 @@ def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes 
         return None  # no file, or not even a directory for one to be in
     except OSError as err:
         if not follow_links and err.errno == 40:  # ELOOP: the name is a symbolic link
-            raise Damaged("a symbolic link, not a file") from None
+            raise DamagedFile("a symbolic link, not a file") from None
         raise
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise Damaged(f"not a regular file ({kind(mode)})")
+            raise DamagedFile(f"not a regular file ({kind(mode)})")
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, limit + 1 - size)
@@ -59,7 +57,7 @@ def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes 
     finally:
         os.close(fd)
     if size > limit:
-        raise Damaged(f"larger than {limit} bytes")
+        raise DamagedFile(f"larger than {limit} bytes")
     return b"".join(chunks)
 
 
@@ -79,29 +77,29 @@ def kind(mode: int) -> str:
 
 
 def parse_json(data: bytes) -> object:
-    """The JSON value of `data`; raises Damaged naming the first problem."""
+    """The JSON value of `data`; raises DamagedFile naming the first problem."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise Damaged("not UTF-8 text") from None
+        raise DamagedFile("not UTF-8 text") from None
     for token in _shallow(_JSON_TOKENS, text):
         if token[0] != '"' and len(token) > MAX_DIGITS:
-            raise Damaged(f"a number longer than {MAX_DIGITS} characters")
+            raise DamagedFile(f"a number longer than {MAX_DIGITS} characters")
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
-        raise Damaged(f"not valid JSON ({err.msg}, line {err.lineno})") from None
+        raise DamagedFile(f"not valid JSON ({err.msg}, line {err.lineno})") from None
 
 
 def check_toml_nesting(text: str) -> None:
-    """Raises Damaged if TOML `text` nests arrays and inline tables deeper than MAX_DEPTH
+    """Raises DamagedFile if TOML `text` nests arrays and inline tables deeper than MAX_DEPTH
     (tomllib recurses into each)."""
     for _ in _shallow(_TOML_TOKENS, text):
         pass
 
 
 def _shallow(tokens: re.Pattern[str], text: str) -> Iterator[str]:
-    """The tokens of `text` other than brackets; raises Damaged once the brackets nest
+    """The tokens of `text` other than brackets; raises DamagedFile once the brackets nest
     deeper than MAX_DEPTH."""
     depth = 0
     for match in tokens.finditer(text):
@@ -109,7 +107,7 @@ def _shallow(tokens: re.Pattern[str], text: str) -> Iterator[str]:
         if token in ("[", "{"):
             depth += 1
             if depth > MAX_DEPTH:
-                raise Damaged(f"nested deeper than {MAX_DEPTH}")
+                raise DamagedFile(f"nested deeper than {MAX_DEPTH}")
         elif token in ("]", "}"):
             depth -= 1
         else:
@@ -117,7 +115,7 @@ def _shallow(tokens: re.Pattern[str], text: str) -> Iterator[str]:
 
 
 def _no_constant(name: str) -> object:
-    raise Damaged(f"{name} is not a number JSON allows")
+    raise DamagedFile(f"{name} is not a number JSON allows")
 
 
 def set_aside(path: Path) -> Path | None:

@@ -26,20 +26,20 @@ from hardware.clock import VirtualClock
 from hardware.sim.bounce import chatter
 from hardware.sim.firmware_port import FirmwarePort
 from hardware.sim.hd44780 import simulated_display
-from hardware.sim.launcher import LauncherModel
+from hardware.sim.launcher_model import LauncherModel
 from hardware.sim.pins import SimFactory, SimPin
 
-from .config import Config, LauncherConfig
-from .daemon import Daemon
-from .game import Phase
-from .game.glyphs import CUSTOM_CHARS
-from .mqtt import linked
-from .publish import GameEvent
-from .settings_store import Loaded, SettingsStore, settings_notice
-from .sim_firmware import power_on, settle_line
+from ..config import Config, LauncherConfig
+from ..game import Phase
+from ..game.lcd_glyphs import CUSTOM_CHARS
+from ..mqtt import linked
+from ..shell.daemon import Daemon
+from ..shell.publish import GameEvent
+from ..storage.settings_store import Loaded, SettingsStore, settings_notice
+from .launcher_firmware import power_on, settle_line
 
 if TYPE_CHECKING:
-    from .mqtt.link import TableLink
+    from ..mqtt.link import TableLink
 
 TAP_TIME = 0.12  # how long a finger stays on a button in a tap
 EVENTS_KEPT = 1_000
@@ -117,7 +117,7 @@ class SimTable:
         self.link = await link.__aenter__()
         self._linked = link
         self._task = asyncio.create_task(self._daemon.run())
-        if self.firmware_port is not None:  # the firmware in the loop: controller/sim_firmware
+        if self.firmware_port is not None:  # the firmware in the loop: launcher_firmware.py
             self.launcher = await power_on(self.firmware_port, self._daemon, self.clock, self.seed)
         await self.settle()
         return self

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .settings import CrossedBounds, SettingError, Settings, Value, setting
-from .statefile import Unreadable, read_json, unusable, write_json
+from ..errors import CrossedBounds, SettingError, UnreadableStateFile
+from ..settings import Settings, Value, setting
+from .statefile import read_json, unusable, write_json
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class SettingsStore:
             raw = read_json(self.path, aside=aside)
             if raw is not None and not isinstance(raw, dict):
                 raise unusable(self.path, "not a table of settings", aside=aside)
-        except Unreadable as err:
+        except UnreadableStateFile as err:
             return Loaded(self.base, [f"{err}; defaults used"], corrupt=True)
         if raw is None:
             return Loaded(self.base)

@@ -23,9 +23,10 @@ from pathlib import Path
 
 from hardware.serial_dispense import Sent
 
-from .game.state import MAX_OWED
-from .safe_read import Damaged, parse_json
-from .statefile import Unreadable, read_bytes, reason_of, unusable, write_atomic
+from ..errors import DamagedFile, UnreadableStateFile
+from ..game.state import MAX_OWED
+from .safe_read import parse_json
+from .statefile import read_bytes, reason_of, unusable, write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class OwedFile:
         """`on_kept` is called (from the writer thread, when `background`) after each write
         has reached the disk, or failed."""
         self.path = state_dir / FILE_NAME
-        self.problem: Unreadable | None = None  # why the saved count could not be used
+        self.problem: UnreadableStateFile | None = None  # why the saved count could not be used
         self.refused: OSError | None = None  # why nothing is kept any more
         self._on_kept = on_kept
         self._lock = threading.Lock()
@@ -126,11 +127,11 @@ class OwedFile:
                 return ((0, None), None)
             self._seq, record = _newest(data)
             return record
-        except Unreadable as err:
+        except UnreadableStateFile as err:
             # Nothing is dealt for a count that cannot be trusted: a card too few, at worst
             # a burst, beats a million cards.
             self.problem = err
-        except Damaged as err:
+        except DamagedFile as err:
             self.problem = unusable(self.path, str(err))
         return ((0, None), None)
 
@@ -212,13 +213,13 @@ def _body(seq: int, record: Record) -> str:
 
 
 def _newest(data: bytes) -> tuple[int, Record]:
-    """(sequence, record) of the newest whole slot; raises Damaged when neither is whole."""
+    """(sequence, record) of the newest whole slot; raises DamagedFile when neither is whole."""
     if len(data) != FILE_SIZE:
-        raise Damaged(f"not {FILE_SIZE} bytes long")
+        raise DamagedFile(f"not {FILE_SIZE} bytes long")
     slots = [_parse(data[offset : offset + SLOT_SIZE]) for offset in SLOT_OFFSETS]
     whole = [slot for slot in slots if slot is not None]
     if not whole:
-        raise Damaged(f"no whole record of 0 to {MAX_OWED} cards")
+        raise DamagedFile(f"no whole record of 0 to {MAX_OWED} cards")
     return max(whole, key=lambda slot: slot[0])
 
 
@@ -226,7 +227,7 @@ def _parse(raw: bytes) -> tuple[int, Record] | None:
     """A slot's (sequence, record), or None for one that is torn, damaged or impossible."""
     try:
         value = parse_json(raw)
-    except Damaged:
+    except DamagedFile:
         return None
     if not isinstance(value, dict) or set(value) - {"sent"} != {"seq", "owed", "fault", "check"}:
         return None

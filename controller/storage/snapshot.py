@@ -22,14 +22,15 @@ from pathlib import Path
 
 from hardware.clock import Clock, Timer
 
-from . import __version__
-from .game import codec
-from .game.state import Delivery, Lines, Phase, Table
-from .game.summary import record_launcher_cards
-from .inbox import Call, Inbox
-from .safe_read import Damaged, parse_json
+from .. import __version__
+from ..errors import DamagedFile, UndecodableSnapshot, UnreadableStateFile
+from ..game import codec
+from ..game.state import Delivery, Lines, Phase, Table
+from ..game.summary import record_launcher_cards
+from ..shell.inbox import Call, Inbox
+from .safe_read import parse_json
 from .snapshot_writer import SnapshotWriter
-from .statefile import Unreadable, not_saving, read_bytes, unusable
+from .statefile import not_saving, read_bytes, unusable
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,9 @@ class Snapshots:
                 return fresh, []
             snapshot, left = _split(data)
             if snapshot.get("flashtable") != __version__:
-                raise Damaged(f"written by flashtable {_version_text(snapshot.get('flashtable'))}")
+                raise DamagedFile(
+                    f"written by flashtable {_version_text(snapshot.get('flashtable'))}"
+                )
             table = codec.decode(
                 snapshot,
                 settings=fresh.settings,
@@ -92,9 +95,9 @@ class Snapshots:
                 rng=rng,
                 left=left,
             )
-        except Unreadable:
+        except UnreadableStateFile:
             return fresh, [SET_ASIDE]
-        except (Damaged, codec.Undecodable) as err:
+        except (DamagedFile, UndecodableSnapshot) as err:
             unusable(self.path, str(err))
             return fresh, [SET_ASIDE]
         table = _owed_as_kept(table, owed)
@@ -222,13 +225,13 @@ def _clock_line(left: float | None) -> bytes:
 def _split(data: bytes) -> tuple[dict, float | None]:
     """The snapshot and the heartbeat's time left (None when it has none it can give)."""
     if len(data) <= CLOCK_LINE:
-        raise Damaged("too short to be a snapshot")
+        raise DamagedFile("too short to be a snapshot")
     snapshot = parse_json(data[:-CLOCK_LINE])
     if not isinstance(snapshot, dict):
-        raise Damaged("not a snapshot")
+        raise DamagedFile("not a snapshot")
     try:
         beat = parse_json(data[-CLOCK_LINE:])
-    except Damaged:
+    except DamagedFile:
         return snapshot, None  # torn by a cut: the snapshot's own figure stands
     left = beat.get("left") if isinstance(beat, dict) else None
     if isinstance(left, bool) or not isinstance(left, int | float):

@@ -17,15 +17,15 @@ from hardware.clock import Clock, VirtualClock
 from hardware.ejector import CardCounted, Ejector, GpioEjector, Report
 from hardware.motor_lease import MotorLease
 
-from .config import LauncherConfig
-from .game import Event
-from .game.effects import Dispense, ResumeLauncher
-from .game.events import CardOut, ExactDraw, LauncherStopped
-from .game.state import Launcher, Lines
+from ..config import LauncherConfig
+from ..game import Event
+from ..game.effects import Dispense, ResumeLauncher
+from ..game.events import CardOut, ExactDraw, LauncherStopped
+from ..game.state import Launcher, Lines
+from ..settings import Settings
+from ..storage.owed import OWED_DAMAGED, OwedFile
+from ..storage.statefile import not_saving
 from .inbox import Call, Edge, Inbox
-from .owed import OWED_DAMAGED, OwedFile
-from .settings import Settings
-from .statefile import not_saving
 
 if TYPE_CHECKING:
     from hardware.board import Board

@@ -1,6 +1,6 @@
 """The `flashtable` command: its options, and which command runs. The daemon's own run is
-controller.run, the fleet's controller.mqtt.fleet_command, the firmware's
-controller.firmware_sim."""
+controller.commands.run, the fleet's controller.mqtt.fleet_command, the firmware's
+controller.commands.firmware_sim."""
 
 from __future__ import annotations
 
@@ -12,15 +12,16 @@ import random
 import sys
 from pathlib import Path
 
-from . import __version__
+from .. import __version__
+from ..config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, LauncherConfig, load
+from ..errors import ConfigError, SettingError
+from ..mqtt.fleet_command import fleet_command
+from ..settings import key_values
 from .check_config import check_config
 from .closed_pipe import quiet_on_closed_pipe
-from .config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, ConfigError, LauncherConfig, load
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
 from .help_text import Parser
-from .mqtt.fleet_command import fleet_command
 from .run import run_daemon, run_on_table_loop
-from .settings import SettingError, key_values
 from .settings_command import settings_command
 
 log = logging.getLogger("flashtable")
@@ -289,7 +290,7 @@ def config_or_defaults(path: Path | None) -> tuple[Config, list[tuple[str, str]]
 def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
     from dataclasses import replace
 
-    from .tui import run_view
+    from ..tui import run_view
 
     if args.seats is not None:
         config = replace(config, seats=args.seats)

@@ -14,11 +14,12 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .config import Config
-from .requests import RereadSettings
+from ..config import Config
+from ..errors import CannotStart
+from ..requests import RereadSettings
 
 if TYPE_CHECKING:
-    from .daemon import Daemon
+    from ..shell.daemon import Daemon
 
 log = logging.getLogger("flashtable")
 
@@ -66,10 +67,6 @@ def run_on_table_loop(main: Coroutine[Any, Any, T]) -> T:
         return runner.run(main)
 
 
-class CannotStart(Exception):
-    """The table cannot be built here; the message says why in one line."""
-
-
 def build_daemon(
     config: Config,
     state_dir: Path,
@@ -83,16 +80,17 @@ def build_daemon(
     from gpiozero.exc import GPIOZeroError
 
     from hardware.clock import LoopClock
-    from hardware.factory import FactoryError, factory_name, make_factory
-    from hardware.lcd import DisplayError, open_display
+    from hardware.device_errors import DisplayUnavailable, PinFactoryUnavailable
+    from hardware.factory import factory_name, make_factory
+    from hardware.lcd import open_display
     from hardware.lcd.writer import DisplayWriter
     from hardware.sim.hd44780 import simulated_display
-    from hardware.sim.launcher import LauncherModel
+    from hardware.sim.launcher_model import LauncherModel
     from hardware.sim.pins import SimFactory
 
-    from .daemon import Daemon
-    from .game.glyphs import CUSTOM_CHARS
-    from .settings_store import SettingsStore, settings_notice
+    from ..game.lcd_glyphs import CUSTOM_CHARS
+    from ..shell.daemon import Daemon
+    from ..storage.settings_store import SettingsStore, settings_notice
 
     clock = LoopClock(asyncio.get_running_loop())
     try:
@@ -101,7 +99,7 @@ def build_daemon(
             pin_factory = SimFactory(clock)
         else:
             pin_factory = make_factory(name, chip=config.lgpio_chip, work_dir=state_dir)
-    except FactoryError as err:
+    except PinFactoryUnavailable as err:
         # The Pi's backends install only on a Pi: elsewhere, say what runs instead.
         missing = isinstance(err.__cause__, ImportError)
         raise CannotStart(f"{err}{NO_PI if missing else ''}") from err
@@ -118,7 +116,7 @@ def build_daemon(
                 i2c_address=config.i2c_address,
                 glyphs=CUSTOM_CHARS,
             )
-    except DisplayError as err:
+    except DisplayUnavailable as err:
         raise CannotStart(err) from err
     store = SettingsStore(state_dir, config.settings)
     loaded = store.load()
@@ -158,8 +156,8 @@ async def run_daemon(
 ) -> int:
     from hardware.factory import factory_name
 
-    from .mqtt import linked
-    from .sdnotify import keep_watchdog_fed, notify, watchdog_interval
+    from ..mqtt import linked
+    from ..shell.sdnotify import keep_watchdog_fed, notify, watchdog_interval
 
     loop = asyncio.get_running_loop()
     try:

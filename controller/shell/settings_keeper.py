@@ -9,12 +9,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from .game.state import Lines
+from ..game.state import Lines
+from ..requests import ChangeSettings, RereadSettings, ResetSettings
+from ..settings import Settings
+from ..storage.settings_store import SettingsStore, settings_notice
+from ..storage.statefile import not_saving
 from .launcher_link import LauncherLink
-from .requests import ChangeSettings, RereadSettings, ResetSettings
-from .settings import Settings
-from .settings_store import SettingsStore, settings_notice
-from .statefile import not_saving
 
 if TYPE_CHECKING:
     from hardware.board import Board

@@ -18,8 +18,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from . import game
-from .game import Event, Press, Table, Tick
+from .. import game
+from ..game import Event, Press, Table, Tick
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .config import Config
+from ..config import Config
 
 # Driven low, each is off: the motor driver's inputs (coast), the lights' sinks, the buzzer.
 SAFE_LOW = ("launcher.motor.forward", "launcher.motor.backward", "buzzer")
@@ -30,7 +30,8 @@ def outputs_off(config: Config, state_dir: Path, *, pin_factory: object = None) 
     from gpiozero import DigitalOutputDevice
     from gpiozero.exc import GPIOZeroError
 
-    from hardware.factory import FactoryError, factory_name, make_factory
+    from hardware.device_errors import PinFactoryUnavailable
+    from hardware.factory import factory_name, make_factory
 
     pinmap = config.pinmap(simulated=False)
     roles = output_roles(config)
@@ -44,7 +45,7 @@ def outputs_off(config: Config, state_dir: Path, *, pin_factory: object = None) 
             pin_factory = make_factory(name, chip=config.lgpio_chip, work_dir=state_dir)
         for role in roles:
             DigitalOutputDevice(pinmap[role], initial_value=False, pin_factory=pin_factory)
-    except (FactoryError, GPIOZeroError, OSError) as err:
+    except (PinFactoryUnavailable, GPIOZeroError, OSError) as err:
         print(f"flashtable: cannot drive the outputs off: {err}", file=sys.stderr)
         return 1
     print(f"outputs off: {', '.join(roles)}")

@@ -8,8 +8,9 @@ import stat
 import sys
 from pathlib import Path
 
-from .config import DEFAULT_PATH, ConfigError, load
-from .safe_read import kind
+from ..config import DEFAULT_PATH, load
+from ..errors import ConfigError
+from ..storage.safe_read import kind
 
 
 def check_config(path: Path | None) -> int:

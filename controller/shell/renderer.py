@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Protocol
 from hardware.clock import Clock, Timer
 from hardware.patterns import Pattern
 
-from . import game
-from .game.state import Lines
+from .. import game
+from ..game.state import Lines
 
 if TYPE_CHECKING:
     from hardware.board import Board
@@ -136,7 +136,7 @@ class Renderer:
 
     def light_ahead(self, lights: tuple[str, ...]) -> None:
         """The lights an event will show, known before the engine steps for it (see
-        controller.answers); `light` follows with the step's own."""
+        controller.shell.answers); `light` follows with the step's own."""
         self._show_lights(lights)
 
     def draw(self, table: game.Table, panel: Overlay) -> None:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-from .game import Event, Table
+from ..game import Event, Table
 
 # Events kept before the log starts over: about 250 bytes each, so well under 2 MB, and
 # enough for a bug report to replay the last quarter of an hour or more of play.

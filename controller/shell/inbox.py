@@ -15,7 +15,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .requests import Request, TableStopped
+from ..errors import TableStopped
+from ..requests import Request
 
 log = logging.getLogger(__name__)
 

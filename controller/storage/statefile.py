@@ -19,23 +19,13 @@ import os
 import tempfile
 from pathlib import Path
 
-from .safe_read import Damaged, parse_json, read_regular, set_aside
+from ..errors import DamagedFile, UnreadableStateFile
+from .safe_read import parse_json, read_regular, set_aside
 
 log = logging.getLogger(__name__)
 
 TEMP_SUFFIX = ".tmp"
 MAX_BYTES = 256 * 1024  # far more than any state file the daemon writes
-
-
-class Unreadable(Exception):
-    """A state file could not be used; it now lies at `kept_as` (None: it could not be moved).
-    The message is one line."""
-
-    def __init__(self, path: Path, reason: str, kept_as: Path | None) -> None:
-        where = f"kept as {kept_as.name}" if kept_as else "left in place"
-        super().__init__(f"{path}: {reason}; {where}")
-        self.reason = reason
-        self.kept_as = kept_as
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -92,28 +82,28 @@ def prepare(state_dir: Path) -> list[tuple[str, str]]:
 
 
 def read_bytes(path: Path, limit: int = MAX_BYTES, *, aside: bool = True) -> bytes | None:
-    """The file's bytes; None if there is no file. Raises Unreadable for one that cannot be
+    """The file's bytes; None if there is no file. Raises UnreadableStateFile for one that cannot be
     read, after setting it aside (unless `aside` is False: a look that changes nothing). A
     symbolic link is never followed: the state directory is the daemon's own."""
     try:
         return read_regular(path, limit, follow_links=False)
-    except (Damaged, OSError) as err:
+    except (DamagedFile, OSError) as err:
         raise unusable(path, reason_of(err), aside=aside) from None
 
 
 def read_json(path: Path, limit: int = MAX_BYTES, *, aside: bool = True) -> object | None:
-    """The file's JSON value; None if there is no file. Raises Unreadable for one that cannot
-    be read or used, after setting it aside (unless `aside` is False)."""
+    """The file's JSON value; None if there is no file. Raises UnreadableStateFile for one that
+    cannot be read or used, after setting it aside (unless `aside` is False)."""
     data = read_bytes(path, limit, aside=aside)
     try:
         return None if data is None else parse_json(data)
-    except Damaged as err:
+    except DamagedFile as err:
         raise unusable(path, str(err), aside=aside) from None
 
 
-def unusable(path: Path, reason: str, *, aside: bool = True) -> Unreadable:
+def unusable(path: Path, reason: str, *, aside: bool = True) -> UnreadableStateFile:
     """Set a file aside (if `aside`) that was read but cannot be used, log it, and say so."""
-    problem = Unreadable(path, reason, set_aside(path) if aside else None)
+    problem = UnreadableStateFile(path, reason, set_aside(path) if aside else None)
     log.error("%s", problem)
     return problem
 

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .game import Table
+from ..game import Table
 
 log = logging.getLogger(__name__)
 

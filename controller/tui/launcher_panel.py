@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from controller.sim import SimTable
+from controller.simulation.table import SimTable
 
 from .buttons import TableButton
 from .faults import FULL_DECK

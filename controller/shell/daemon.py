@@ -23,23 +23,23 @@ from hardware.display import TextDisplay
 from hardware.ejector import Report
 from hardware.pinmap import PinMap
 
-from . import game
+from .. import game
+from ..config import LauncherConfig
+from ..game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
+from ..game.effects import Dispense, ResumeLauncher
+from ..requests import DealCards, GameCommand, Request
+from ..settings import Settings
+from ..storage.settings_store import SettingsStore
+from ..storage.snapshot import RESUMED, SET_ASIDE, Snapshots
+from ..storage.statefile import prepare
 from .answers import Answers
-from .config import LauncherConfig
-from .game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
-from .game.effects import Dispense, ResumeLauncher
 from .game_log import GameLog
 from .inbox import Asked, Call, Edge, EncoderTurn, Inbox, Settle, Stop, Wake
 from .launcher_link import LauncherLink
 from .panel import Panel
 from .publish import Publisher
 from .renderer import Renderer
-from .requests import DealCards, GameCommand, Request
-from .settings import Settings
 from .settings_keeper import HardwareSettings, SettingsKeeper
-from .settings_store import SettingsStore
-from .snapshot import RESUMED, SET_ASIDE, Snapshots
-from .statefile import prepare
 from .switches import Switches
 from .tunes import TUNES
 from .wakeup import Wakeup

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .config import DEFAULT_STATE_DIR, Config
+from ..config import DEFAULT_STATE_DIR, Config
 
 
 def settings_command(
@@ -18,9 +18,10 @@ def settings_command(
 ) -> int:
     """Carry out `action` (show, set `changes`, reset) on the settings kept in `state_dir`
     and print them; 1 if the settings model refuses a change or the file cannot be saved."""
-    from .settings import SETTINGS, SettingError
-    from .settings_store import SettingsStore
-    from .statefile import reason_of
+    from ..errors import SettingError
+    from ..settings import SETTINGS
+    from ..storage.settings_store import SettingsStore
+    from ..storage.statefile import reason_of
 
     if state_dir == DEFAULT_STATE_DIR and not state_dir.is_dir():
         # The real table's directory comes with its service; making it here would leave
