@@ -80,9 +80,16 @@ class DealCards:
         if not 1 <= self.cards <= MAX_DEAL:
             raise ValueError(f"cards must be 1 to {MAX_DEAL}, not {self.cards}")
 
-    def event(self, now: float) -> ExactDraw:
-        """What this request is to the game."""
-        return ExactDraw(self.cards, self.reason, now)
+    def event(self, now: float, *, by_hand: bool = False) -> ExactDraw:
+        """What this request is to the game; `by_hand`: asked at the table's own menu."""
+        return ExactDraw(self.cards, self.reason, now, by_hand)
 
 
-Request = ChangeSettings | ResetSettings | RereadSettings | GameCommand | DealCards
+@dataclass(frozen=True)
+class ShowLinkStatus:
+    """The MQTT link's state, for the Info screen: "connected", "connecting", ..."""
+
+    status: str
+
+
+Request = ChangeSettings | ResetSettings | RereadSettings | GameCommand | DealCards | ShowLinkStatus

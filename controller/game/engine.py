@@ -74,6 +74,8 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
     if table.last_input is None:
         table = replace(table, last_input=event.time)  # idle time counts from the first event
     table = _on_time(table, min(event.time, now), rng, effects)
+    if isinstance(event, Configure | ExactDraw) and event.by_hand:
+        table = replace(table, last_input=max(event.time, table.last_input or event.time))
     if isinstance(event, Configure):
         changes = {k: v for k, v in event.settings.items() if table.settings[k] != v}
         if changes:
@@ -256,13 +258,13 @@ def _play(table: Table, at: float, rng: random.Random, effects: list[Effect]) ->
 
 def _command(table: Table, event: Command, rng: random.Random, effects: list[Effect]) -> Table:
     at = event.time
-    # The menu opening and closing are not someone at the table: they neither wake nor
-    # keep awake (the encoder's own turns and pushes do).
-    if event.name == "menu_opened":
-        return rest.menu_opened(table, at, effects)
+    # The menu closing is not someone at the table (it closes by itself when left alone): it
+    # neither wakes nor keeps awake. It opens at a turn of the encoder: someone is there.
     if event.name == "menu_closed":
         return _waits(rest.menu_closed(table, at, effects), at)
     table = replace(table, last_input=max(at, table.last_input or at))
+    if event.name == "menu_opened":
+        return rest.menu_opened(table, at, effects)
     if table.asleep:
         return rest.wake(table, at, effects)
     if event.name == "play":

@@ -40,10 +40,12 @@ class Tick:
 
 @dataclass(frozen=True)
 class Configure:
-    """The operator changed the settings; in the log so that a replay changes them too."""
+    """The operator changed the settings; in the log so that a replay changes them too.
+    `by_hand`: at the table's own menu, so someone is there (the sleep timer starts over)."""
 
     settings: Settings
     time: float
+    by_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class ExactDraw:
     cards: int
     reason: str
     time: float
+    by_hand: bool = False  # from the table's own menu, as for Configure
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,17 @@ the actions it returns.
 """
 
 from .navigator import Back, Menu, Push, Turn, render, step
-from .tree import Action, Context
+from .tree import Action, Close, Context, HardwareTest
 
-__all__ = ["Action", "Back", "Context", "Menu", "Push", "Turn", "render", "step"]
+__all__ = [
+    "Action",
+    "Back",
+    "Close",
+    "Context",
+    "HardwareTest",
+    "Menu",
+    "Push",
+    "Turn",
+    "render",
+    "step",
+]

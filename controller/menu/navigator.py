@@ -11,8 +11,9 @@ from dataclasses import dataclass, replace
 
 from ..game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT
 from ..game.text import COLUMNS
+from ..requests import ChangeSettings, GameCommand
 from ..settings import BY_KEY
-from .tree import Action, Context, Entry, top
+from .tree import Action, Close, Context, Entry, HardwareTest, top
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def step(menu: Menu, event: Input, context: Context) -> Result:
     """The menu after one turn, push or hold; None when it has closed."""
     menu, entry = current(menu, context)
     if menu.test is not None:
-        return _in_test(menu, event, context)
+        return _in_test(menu, menu.test, event, context)
     if menu.confirming:
         if isinstance(event, Push):
             return _act(replace(menu, confirming=False), entry.action)
@@ -101,7 +102,7 @@ def step(menu: Menu, event: Input, context: Context) -> Result:
         return replace(menu, at=ident(level[place])), []
     if isinstance(event, Back):
         if not menu.path:
-            return None, [Action("close")]
+            return None, [Close()]
         return Menu(path=menu.path[:-1], at=menu.path[-1]), []
     return _choose(menu, entry)
 
@@ -114,7 +115,7 @@ def _choose(menu: Menu, entry: Entry) -> Result:
     if entry.kind == "confirm":
         return replace(menu, confirming=True), []
     if entry.kind == "test":
-        return replace(menu, test=entry.key, test_seat=1), [Action("test", (entry.key, True))]
+        return replace(menu, test=entry.key, test_seat=1), [HardwareTest(entry.key, True)]
     if entry.kind == "action":
         return _act(menu, entry.action)
     return menu, []
@@ -123,9 +124,9 @@ def _choose(menu: Menu, entry: Entry) -> Result:
 def _act(menu: Menu, action: Action | None) -> Result:
     if action is None:
         return menu, []
-    if action.kind in ("play", "new_round", "seating"):
+    if isinstance(action, GameCommand) and action.name in ("play", "new_round", "seating"):
         # Play goes on: the menu gets out of the way of the game's own screen.
-        return None, [action, Action("close")]
+        return None, [action, Close()]
     return menu, [action]
 
 
@@ -135,15 +136,15 @@ def _change(entry: Entry, steps: int, context: Context) -> list[Action]:
     index = spec.options.index(now) if now in spec.options else 0
     index = min(max(index + steps, 0), len(spec.options) - 1)
     value = spec.options[index]
-    return [] if value == now else [Action("setting", (entry.key, value))]
+    return [] if value == now else [ChangeSettings({entry.key: value})]
 
 
-def _in_test(menu: Menu, event: Input, context: Context) -> Result:
+def _in_test(menu: Menu, test: str, event: Input, context: Context) -> Result:
     if isinstance(event, Push | Back):
-        return replace(menu, test=None), [Action("test", (menu.test, False))]
-    if menu.test == "lights":
+        return replace(menu, test=None), [HardwareTest(test, False)]
+    if test == "lights":
         seat = (menu.test_seat - 1 + event.steps) % context.stations + 1
-        return replace(menu, test_seat=seat), [Action("test", ("lights", seat))]
+        return replace(menu, test_seat=seat), [HardwareTest("lights", seat)]
     return menu, []
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..game.text import ordinal
-from ..requests import QUICK_DISPENSE
+from ..requests import QUICK_DISPENSE, ChangeSettings, DealCards, GameCommand, ResetSettings
 from ..settings import Settings
 
 
@@ -32,17 +32,22 @@ class Context:
 
 
 @dataclass(frozen=True)
-class Action:
-    """What the panel must do: `kind` with its `value`.
+class HardwareTest:
+    """A hardware test for the panel: "lights", "buttons" or "beam" started (True) or stopped
+    (False), the lights test's seat to light (a number), "buzzer" or "eject" (True)."""
 
-    kinds: "setting" (key, value), "play" (what Play/Pause does), "new_round", "seating",
-    "bring_back" (the seat), "reset_standings", "dispense" (cards), "test" ((name, value):
-    "lights", "buttons" or "beam" with True to start and False to stop, "lights" with the
-    seat to light; "buzzer" or "eject" with True), "reset", "close".
-    """
+    name: str
+    value: bool | int
 
-    kind: str
-    value: object = None
+
+@dataclass(frozen=True)
+class Close:
+    """The menu closes."""
+
+
+# What the menu asks of the panel: a request for the table, as MQTT would send it, or the
+# panel's own hardware test, or that the menu close.
+Action = ChangeSettings | ResetSettings | GameCommand | DealCards | HardwareTest | Close
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,7 @@ def _quick_dispense(context: Context) -> tuple[Entry, ...]:
         Entry(
             f"{n} card" + ("s" if n > 1 else ""),
             "action",
-            action=Action("dispense", n),
+            action=DealCards(n),
             hint="push to deal",
         )
         for n in QUICK_DISPENSE
@@ -91,14 +96,14 @@ def _hardware_test(context: Context) -> tuple[Entry, ...]:
     tests = [
         Entry("Lights", "test", "lights", hint="push to start"),
         Entry("Buttons", "test", "buttons", hint="push to start"),
-        Entry("Buzzer", "action", action=Action("test", ("buzzer", True)), hint="push to beep"),
+        Entry("Buzzer", "action", action=HardwareTest("buzzer", True), hint="push to beep"),
     ]
     if context.has_launcher:
         tests += [
             Entry(
                 "Eject 1 card",
                 "action",
-                action=Action("test", ("eject", True)),
+                action=HardwareTest("eject", True),
                 hint="push to eject",
             ),
             Entry("Beam sensor", "test", "beam", hint="push to start"),
@@ -116,7 +121,7 @@ def _bring_back(context: Context) -> tuple[Entry, ...]:
         Entry(
             f"Seat {seat} ({ordinal(place)})",
             "confirm",
-            action=Action("bring_back", seat),
+            action=GameCommand("bring_back", seat),
             question=f"Seat {seat} back in?",
             hint="out by mistake?",
         )
@@ -128,7 +133,9 @@ def _standings(context: Context) -> tuple[Entry, ...]:
     pages = context.standings or (("Standings: none", "play a round"),)
     return (
         *(Entry(first, "info", second) for first, second in pages),
-        Entry("Reset standings", "confirm", action=Action("reset_standings"), hint="start over"),
+        Entry(
+            "Reset standings", "confirm", action=GameCommand("reset_standings"), hint="start over"
+        ),
     )
 
 
@@ -140,11 +147,11 @@ def top(context: Context) -> tuple[Entry, ...]:
         hint = f"push to {label.lower()}"
         if label == "Start" and context.seated < 2:
             hint = "need 2+ players"  # a push is refused: say why before it
-        entries.append(Entry(label, "action", action=Action("play"), hint=hint))
+        entries.append(Entry(label, "action", action=GameCommand("play"), hint=hint))
     if context.phase == "over":
         entries += [
-            Entry("New round", "action", action=Action("new_round"), hint=NEW_ROUND_HINT),
-            Entry("Change seats", "action", action=Action("seating"), hint=CHANGE_SEATS_HINT),
+            Entry("New round", "action", action=GameCommand("new_round"), hint=NEW_ROUND_HINT),
+            Entry("Change seats", "action", action=GameCommand("seating"), hint=CHANGE_SEATS_HINT),
         ]
     elif context.phase in ("play", "busy", "paused", "extreme"):
         # Either ends the round going on: one push by mistake must not lose its statistics.
@@ -153,14 +160,14 @@ def top(context: Context) -> tuple[Entry, ...]:
             Entry(
                 "New round",
                 "confirm",
-                action=Action("new_round"),
+                action=GameCommand("new_round"),
                 question=ask,
                 hint=NEW_ROUND_HINT,
             ),
             Entry(
                 "Change seats",
                 "confirm",
-                action=Action("seating"),
+                action=GameCommand("seating"),
                 question=ask,
                 hint=CHANGE_SEATS_HINT,
             ),
@@ -195,6 +202,6 @@ def top(context: Context) -> tuple[Entry, ...]:
         _setting("sleep_time"),
         Entry("Hardware test", "submenu", children=_hardware_test),
         Entry("Info", "submenu", children=_info),
-        Entry("Reset settings", "confirm", action=Action("reset"), hint="to the defaults"),
+        Entry("Reset settings", "confirm", action=ResetSettings(), hint="to the defaults"),
     ]
     return tuple(entries)

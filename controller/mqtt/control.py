@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..errors import MessageRefused
 from ..game import Phase, Table
-from ..requests import ChangeSettings, DealCards, GameCommand, Request
+from ..requests import ChangeSettings, DealCards, GameCommand, Request, ShowLinkStatus
 from ..settings import Settings
 from .inbound import Order
 
@@ -94,5 +94,4 @@ class DaemonControl:
         await asyncio.wrap_future(self._daemon.submit(request))
 
     def show_link(self, status: str) -> None:
-        self._daemon.mqtt_status = status
-        self._daemon.refresh()
+        self._daemon.submit(ShowLinkStatus(status))

@@ -14,27 +14,36 @@ import concurrent.futures
 import contextlib
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import assert_never
 
 from hardware.clock import Clock
 from hardware.debounce import Change
 from hardware.display import TextDisplay
-from hardware.ejector import Report
+from hardware.ejector import CardCounted, Halted
 from hardware.pinmap import PinMap
 
 from .. import game
 from ..config import LauncherConfig
 from ..game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
 from ..game.effects import Dispense, ResumeLauncher
-from ..requests import DealCards, GameCommand, Request
+from ..requests import (
+    ChangeSettings,
+    DealCards,
+    GameCommand,
+    Request,
+    RereadSettings,
+    ResetSettings,
+    ShowLinkStatus,
+)
 from ..settings import Settings
 from ..storage.settings_store import SettingsStore
 from ..storage.snapshot import RESUMED, SET_ASIDE, Snapshots
 from ..storage.statefile import prepare
 from .answers import Answers
 from .game_log import GameLog
-from .inbox import Asked, Call, Edge, EncoderTurn, Inbox, Settle, Stop, Wake
+from .inbox import Asked, Call, Edge, EncoderTurn, Inbox, Item, Settle, Stop, Wake
 from .launcher_link import LauncherLink
 from .panel import Panel
 from .publish import Publisher
@@ -102,7 +111,9 @@ class Daemon:
             log.warning("no launcher is wired: penalties are shown on the LCD, not dispensed")
         self.publisher = Publisher()
         self.publisher.watch(self.snapshots.note)
-        self.mqtt_status = "not set up"  # the Info screen's; the MQTT link keeps it
+        self.mqtt_status = "not set up"  # the Info screen's; the MQTT link tells it
+        self._drawing_held = False  # while an item is handled: it draws once, at its end
+        self._draw_due = False
         self._switches = Switches(
             self.board.inputs, clock, lambda *asked: self._inbox.deliver(Settle(*asked)), grace
         )
@@ -131,7 +142,8 @@ class Daemon:
     async def run(self) -> None:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
         try:
-            self._begin(self.launcher.at_start(self.table.launcher))
+            with self._one_drawing():
+                self._begin(self.launcher.at_start(self.table.launcher))
             await self._inbox.serve(self._handle_item)
         finally:
             with contextlib.suppress(asyncio.CancelledError):
@@ -169,45 +181,78 @@ class Daemon:
         """Wait until every event handed over so far has been handled (for simulations)."""
         await self._inbox.idle()
 
-    def _handle_item(self, item: object) -> None:
-        if isinstance(item, Edge) and item.input in self._switches:
-            self._changed(item.input, self._switches.edge(item.input, item.active, item.time))
-        elif isinstance(item, Edge):
-            self.launcher.edge(item.input, item.active, item.time)
-            if item.input == "launcher.beam" and self.panel.testing == "beam":
+    def _handle_item(self, item: Item) -> None:
+        """One item off the queue; whatever it changes is drawn once, when it is done."""
+        with self._one_drawing():
+            match item:
+                case Edge() if item.input in self._switches:
+                    changes = self._switches.edge(item.input, item.active, item.time)
+                    self._changed(item.input, changes)
+                case Edge():
+                    self.launcher.edge(item.input, item.active, item.time)
+                    if item.input == "launcher.beam" and self.panel.testing == "beam":
+                        self.refresh()
+                case Settle():
+                    self._changed(item.input, self._switches.settled(item.input, item.window))
+                case Wake():
+                    self._wakeup.fired()
+                    self.feed(Tick(self._inbox.known_until(self.clock.now())))
+                case CardCounted() | Halted():
+                    self.feed(self.launcher.event_for(item))
+                case Call():
+                    item.work()
+                case EncoderTurn():
+                    self.panel.encoder_turned(item.steps)
+                case Asked():
+                    item.carry_out(self.handle)
+                case Stop():
+                    pass  # the inbox ends `serve` at a Stop before it reaches here
+                case _:
+                    assert_never(item)
+
+    @contextlib.contextmanager
+    def _one_drawing(self) -> Iterator[None]:
+        """Inside, `refresh` only notes that the LCD and lights are due to be drawn; they are
+        drawn once on the way out."""
+        if self._drawing_held:
+            yield
+            return
+        self._drawing_held = True
+        try:
+            yield
+        finally:
+            self._drawing_held = False
+            if self._draw_due:
                 self.refresh()
-        elif isinstance(item, Settle):
-            self._changed(item.input, self._switches.settled(item.input, item.window))
-        elif isinstance(item, Wake):
-            self._wakeup.fired()
-            self.feed(Tick(self._inbox.known_until(self.clock.now())))
-        elif isinstance(item, Report):
-            self.feed(self.launcher.event_for(item))
-        elif isinstance(item, Call):
-            item.work()
-        elif isinstance(item, EncoderTurn):
-            self.panel.encoder_turned(item.steps)
-        elif isinstance(item, Asked):
-            item.carry_out(self.handle)
 
     def _changed(self, name: str, changes: list[Change]) -> None:
         for change in changes:
-            if not self.panel.took(name, change):
+            if not self.panel.claims(name, change):
                 self.feed((Press if change.active else Release)(name, change.time))
 
     # -- requests: the menu's directly, the rest through `submit` --------------------------
-    def handle(self, request: Request) -> Settings | None:
-        """Carry out a request now (loop thread only); see `submit`."""
+    def handle(self, request: Request, *, by_hand: bool = False) -> Settings | None:
+        """Carry out a request now (loop thread only); see `submit`. `by_hand`: asked at the
+        table's own menu, so someone is there (the sleep timer starts over)."""
         now = self.clock.now()
-        if isinstance(request, GameCommand | DealCards):
-            self.feed(request.event(now))
-            return None
-        settings, notice = self.settings.answer(request, self.table.settings)
-        if notice is not None:
-            self.renderer.notice(notice)
-        if settings != self.table.settings:
-            self.feed(Configure(settings, now))
-        return self.table.settings
+        match request:
+            case GameCommand():
+                self.feed(request.event(now))
+            case DealCards():
+                self.feed(request.event(now, by_hand=by_hand))
+            case ShowLinkStatus():
+                self.mqtt_status = request.status
+                self.refresh()
+            case ChangeSettings() | ResetSettings() | RereadSettings():
+                settings, notice = self.settings.answer(request, self.table.settings)
+                if notice is not None:
+                    self.renderer.notice(notice)
+                if settings != self.table.settings:
+                    self.feed(Configure(settings, now, by_hand))
+                return self.table.settings
+            case _:
+                assert_never(request)
+        return None
 
     def menu_shown(self, shown: bool) -> None:
         self.feed(Command("menu_opened" if shown else "menu_closed", self.clock.now()))
@@ -246,7 +291,12 @@ class Daemon:
         self.answers.prepare(self.table, now, wakeup)
 
     def refresh(self) -> None:
-        """Make the lights and the LCD show what they should now."""
+        """Make the lights and the LCD show what they should now (at the end of the item
+        being handled, if one is)."""
+        if self._drawing_held:
+            self._draw_due = True
+            return
+        self._draw_due = False
         if self.panel.is_open and (self.table.launcher.fault or self.table.asleep):
             self.panel.close()  # the launcher waits for OK, or the table sleeps: no menu
         self.renderer.draw(self.table, self.panel)

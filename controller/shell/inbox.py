@@ -15,6 +15,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hardware.ejector import Report
+
 from ..errors import TableStopped
 from ..requests import Request
 
@@ -83,6 +85,11 @@ class Asked:
             self.answer.set_exception(TableStopped(f"the table stopped before {self.request!r}"))
 
 
+# What the queue carries: the pins' edges, the daemon's own timers, a launcher's reports, work
+# from the daemon's writer threads, requests from outside the pins, and the stop.
+Item = Edge | Settle | Wake | EncoderTurn | Report | Call | Asked | Stop
+
+
 class Inbox:
     """Items are handled as they land: a post wakes the loop straight into `serve`'s
     handler, with no task or second pass of the loop in between (an edge is a light's
@@ -90,14 +97,14 @@ class Inbox:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._items: deque[object] = deque()
+        self._items: deque[Item] = deque()
         # The times of the edges handed over and not handled yet, counted from the moment
         # they are posted: one still in the loop's own queue of callbacks is known of too.
         # Other threads only append; the loop removes and takes the least, each a single
         # call into C that holds the GIL throughout.
         self._edges: deque[float] = deque()
         self._edges_put = 0  # of those, the ones that have landed (loop thread only)
-        self._handle: Callable[[object], None] | None = None  # while `serve` runs
+        self._handle: Callable[[Item], None] | None = None  # while `serve` runs
         self._stopped: asyncio.Future[None] | None = None
         self._handling = False
         self._resuming = False  # a `put`'s pass is asked for
@@ -115,14 +122,14 @@ class Inbox:
             self.post(asked)
         return asked.answer
 
-    def post(self, item: object) -> None:
+    def post(self, item: Item) -> None:
         """Put `item` on the queue from any thread (and from signal handlers): it is handled
         in the loop callback it lands in."""
         if isinstance(item, Edge):
             self._edges.append(item.time)
         self._loop.call_soon_threadsafe(self.deliver, item)
 
-    def deliver(self, item: object) -> None:
+    def deliver(self, item: Item) -> None:
         """Put `item` on the queue and hand it over at once (loop thread only), as the last
         act of a loop callback: a posted item landing, one of the daemon's timers. It waits
         only behind an item being handled and, unless it is an edge itself, behind an edge
@@ -131,7 +138,7 @@ class Inbox:
         if not self._handling and (isinstance(item, Edge) or not self.crossing):
             self._hand_over()
 
-    def put(self, item: object) -> None:
+    def put(self, item: Item) -> None:
         """Put `item` on the queue from the middle of other work on the loop (an ejector's
         report): it is handled in a pass of its own, once that work is done."""
         self._append(item)
@@ -139,7 +146,7 @@ class Inbox:
             self._resuming = True
             self._loop.call_soon(self._resume)
 
-    def _append(self, item: object) -> None:
+    def _append(self, item: Item) -> None:
         if isinstance(item, Edge):
             self._edges_put += 1
         self._items.append(item)
@@ -155,7 +162,7 @@ class Inbox:
         """Whether an edge has been posted that has not landed yet."""
         return len(self._edges) > self._edges_put
 
-    async def serve(self, handle: Callable[[object], None]) -> None:
+    async def serve(self, handle: Callable[[Item], None]) -> None:
         """Give every item to `handle`, one at a time, in order, until a Stop is reached. A
         failure to handle one is logged, and the next follows."""
         self._handle = handle
@@ -203,13 +210,13 @@ class Inbox:
             await asyncio.sleep(0)
         await self._waiting_none.wait()
 
-    def close(self) -> list[object]:
+    def close(self) -> list[Item]:
         """No more requests (the daemon stops): everything queued now, taken off the queue,
         the requests among it answered TableStopped."""
         self._closed = True
         self._edges.clear()
         self._edges_put = 0
-        items = []
+        items: list[Item] = []
         while self._items:
             item = self._items.popleft()
             if isinstance(item, Asked):

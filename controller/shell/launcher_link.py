@@ -25,7 +25,7 @@ from ..game.state import Launcher, Lines
 from ..settings import Settings
 from ..storage.owed import OWED_DAMAGED, OwedFile
 from ..storage.statefile import not_saving
-from .inbox import Call, Edge, Inbox
+from .inbox import Call, Edge, Inbox, Item
 
 if TYPE_CHECKING:
     from hardware.board import Board
@@ -203,7 +203,7 @@ class LauncherLink:
         owed = max(0, launcher.owed - self._unheard - ejector.in_flight)
         self._owed.save((owed, launcher.fault if owed else None), ejector.sent)
 
-    async def stop(self, handle: Callable[[object], None]) -> None:
+    async def stop(self, handle: Callable[[Item], None]) -> None:
         """Stop the motor for good, the inbox closed: the launcher's reports and edges still
         queued go to `handle`, before and after the stop; a controller is told STOP and heard
         out (`Ejector.halt`)."""
@@ -213,7 +213,7 @@ class LauncherLink:
         await self.ejector.halt()
         self._drain(handle)
 
-    def _drain(self, handle: Callable[[object], None]) -> None:
+    def _drain(self, handle: Callable[[Item], None]) -> None:
         for item in self._inbox.close():
             if isinstance(item, Report) or (
                 isinstance(item, Edge) and item.input in LAUNCHER_INPUTS

@@ -10,21 +10,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import Protocol
 
 from hardware.clock import Clock, Timer
 from hardware.debounce import Change
 
 from .. import __version__
 from ..game import Phase, Table, places, standings
-from ..menu import Action, Back, Context, Menu, Push, Turn, render, step
-from ..requests import (
-    ChangeSettings,
-    DealCards,
-    GameCommand,
-    Request,
-    ResetSettings,
-)
+from ..menu import Action, Back, Close, Context, HardwareTest, Menu, Push, Turn, render, step
+from ..requests import DealCards, GameCommand, Request
 from .netinfo import ip_addresses
 
 log = logging.getLogger(__name__)
@@ -56,10 +50,12 @@ class Host(Protocol):
 
     def beam_clear(self) -> bool | None: ...
 
-    def handle(self, request: Request) -> object: ...
+    def handle(self, request: Request, *, by_hand: bool = False) -> object:
+        """Carry out `request`; `by_hand`: asked at the table, so someone is there."""
 
     def menu_shown(self, shown: bool) -> None:
-        """The LCD menu opened or closed: no turn runs while it is open."""
+        """The LCD menu opened or closed: no turn runs while it is open. It opens at a turn
+        of the encoder, so someone is there."""
 
     def play_tune(self, name: str) -> None: ...
 
@@ -68,7 +64,11 @@ class Host(Protocol):
 
 class Panel:
     """Menu state, its timers, what it asks of the table, and the hardware tests' state.
-    Loop thread only."""
+    Loop thread only.
+
+    Each input at the panel (a detent, an edge of the push, a button in the button test)
+    steps the engine once: with what the menu asks for, as asked at the table (it keeps the
+    table awake), or, when the menu asks for nothing, with "wake" (someone is there)."""
 
     def __init__(self, host: Host, clock: Clock) -> None:
         self._host = host
@@ -78,6 +78,7 @@ class Panel:
         self.light_test: int | None = None  # the seat the lights test has on
         self._hold: Timer | None = None
         self._idle: Timer | None = None
+        self._asked = False  # whether this input has asked the table for something
 
     @property
     def is_open(self) -> bool:
@@ -96,39 +97,42 @@ class Panel:
         if self.menu is None:
             self.menu = Menu()
             log.info("menu opened")
+            self._asked = True  # opening the menu keeps the table awake
             self._host.menu_shown(True)
             self._touched()
             return
         self._step(Turn(steps))
 
-    def took(self, name: str, change: Change) -> bool:
-        """Whether a switch's change belongs to the panel rather than to the game: the
-        encoder's push while the menu is open, any button during the button test."""
+    def claims(self, name: str, change: Change) -> bool:
+        """Whether a switch's change belongs to the panel rather than to the game, which
+        then handles it: the encoder's push while the menu is open, any button during the
+        button test."""
         if name == "encoder.push" and self.is_open:
-            self._noticed()
             if change.active:
-                self.push_down(change.time)
+                self._by_hand(lambda: self.push_down(change.time))
             else:
-                self.push_up()
+                self._by_hand(self.push_up)
             return True
         if self.testing == "buttons":
             if change.active:
-                self._noticed()
-                self.button(name)
+                self._by_hand(lambda: self.button(name))
             return True
         return False
 
     def encoder_turned(self, steps: int) -> None:
         table = self._host.table
         if table.asleep:
-            self._noticed()  # a turn that wakes the table only wakes it
+            self._by_hand(lambda: None)  # a turn that wakes the table only wakes it
         elif table.launcher.fault is None:
-            self._noticed()
-            self.turn(steps)
+            self._by_hand(lambda: self.turn(steps))
 
-    def _noticed(self) -> None:
-        # Someone at the menu is someone at the table: the sleep timer starts over.
-        self._ask(GameCommand("wake"))
+    def _by_hand(self, work: Callable[[], object]) -> None:
+        """One input at the panel: its one step of the engine (see the class)."""
+        self._asked = False
+        work()
+        if not self._asked:
+            # Someone at the menu is someone at the table: the sleep timer starts over.
+            self._ask(GameCommand("wake"))
 
     def push_down(self, time: float) -> None:
         self._cancel_hold()
@@ -160,7 +164,7 @@ class Panel:
             self._idle.cancel()
             self._idle = None
         if menu is not None and menu.test is not None:
-            self._carry_out(Action("test", (menu.test, False)))
+            self._carry_out(HardwareTest(menu.test, False))
         if self._host.table.menu_open:
             self._host.menu_shown(False)  # what it paused goes on
         self._changed()
@@ -194,30 +198,24 @@ class Panel:
         )
 
     def _carry_out(self, action: Action) -> None:
-        # The menu's actions carry their values as its docstring says (controller.menu.tree).
-        if action.kind == "setting":
-            key, value = cast(tuple[str, object], action.value)
-            self._ask(ChangeSettings({key: value}))
-        elif action.kind in ("play", "new_round", "seating", "reset_standings"):
-            self._ask(GameCommand(action.kind))
-        elif action.kind == "bring_back":
-            self._ask(GameCommand("bring_back", cast(int, action.value)))
-        elif action.kind == "dispense":
-            self._ask(DealCards(cast(int, action.value)))
-        elif action.kind == "reset":
-            self._ask(ResetSettings())
-        elif action.kind == "test":
-            self._hardware_test(*cast(tuple[str, object], action.value))
+        match action:
+            case Close():
+                self.close()
+            case HardwareTest(name, value):
+                self._hardware_test(name, value)
+            case _:
+                self._ask(action)
 
     def _ask(self, request: Request) -> None:
+        self._asked = True
         try:
-            self._host.handle(request)
+            self._host.handle(request, by_hand=True)
         except ValueError as err:  # the menu offers only allowed values; say so if not
             log.warning("menu request refused: %s", err)
 
-    def _hardware_test(self, name: str, value: object) -> None:
+    def _hardware_test(self, name: str, value: bool | int) -> None:
         if name == "lights":
-            self.light_test = None if value is False else (1 if value is True else cast(int, value))
+            self.light_test = None if value is False else (1 if value is True else int(value))
         elif name == "buzzer":
             self._host.play_tune("start")
         elif name == "eject":
@@ -234,10 +232,7 @@ class Panel:
             return
         self.menu, actions = step(self.menu, event, self._context())
         for action in actions:
-            if action.kind == "close":
-                self.close()
-            else:
-                self._carry_out(action)
+            self._carry_out(action)
         if self.menu is not None and self.menu.test == "buttons" and isinstance(event, Push):
             self.last_button = None
         self._touched()

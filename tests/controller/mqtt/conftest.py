@@ -15,7 +15,7 @@ from controller.config import MqttConfig
 
 from .broker import OPERATOR, PASSWORD, Broker
 
-TABLES = [f"table{n}" for n in range(1, 21)] + [f"fleet{n:02}" for n in range(1, 21)]
+TABLES = [f"table{n}" for n in range(1, 31)] + [f"fleet{n:02}" for n in range(1, 21)]
 WAIT = 20.0  # seconds: only a limit for an answer that never comes, never a measurement
 
 
