@@ -54,7 +54,7 @@ async def play(presses: int) -> None:
                     gc.collect()
                     marks[mark] = rss_mib()
         assert not table.events_of("round_over"), "the round ended"
-        print(f"presses in one round: {done}, events logged: {table.daemon.log.recorded}")
+        print(f"presses in one round: {done}, events logged: {table.daemon.game_log.recorded}")
         base = marks[MARKS[0]]
         for mark, rss in sorted(marks.items()):
             print(f"RSS after {mark:>7,} presses: {rss:.1f} MiB ({rss - base:+.1f} MiB)")

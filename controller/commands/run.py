@@ -89,8 +89,7 @@ def build_daemon(
     from hardware.sim.pins import SimFactory
 
     from ..game.lcd_glyphs import CUSTOM_CHARS
-    from ..shell.daemon import Daemon
-    from ..storage.settings_store import SettingsStore, settings_notice
+    from ..shell.daemon import Daemon, Wiring
 
     clock = LoopClock(asyncio.get_running_loop())
     try:
@@ -118,8 +117,6 @@ def build_daemon(
             )
     except DisplayUnavailable as err:
         raise CannotStart(err) from err
-    store = SettingsStore(state_dir, config.settings)
-    loaded = store.load()
     if simulated and "launcher.motor.forward" in pinmap:
         # The simulated table's launcher mechanics, or its beam would never see a card.
         LauncherModel.for_pinmap(pin_factory, clock, pinmap)
@@ -127,16 +124,11 @@ def build_daemon(
     writer = DisplayWriter(display)
     try:
         daemon = Daemon(
-            pinmap=pinmap,
-            pin_factory=pin_factory,
-            display=writer,
-            clock=clock,
+            config,
+            Wiring(pinmap, pin_factory, writer, clock),
             rng=random.Random(seed),
-            settings=loaded.settings,
             state_dir=state_dir,
-            store=store,
-            notices=[*(notices or []), *([settings_notice(loaded)] if loaded.problems else [])],
-            launcher=config.launcher,
+            notices=notices or [],
         )
     except BaseException as err:
         writer.close()

@@ -28,12 +28,11 @@ from .events import (
 from .frozen import replace
 from .state import ROUND_PHASES, Message, Phase, Table
 from .text import COLUMNS
-from .turns import NOTICE_TIME, WARN_SECONDS
+from .turns import WARN_SECONDS
 from .view import MODE_NAMES
 
 __all__ = [
     "MESSAGE_TIME",
-    "NOTICE_TIME",
     "STUCK_AFTER",
     "WARN_SECONDS",
     "new_table",
@@ -280,23 +279,8 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
         return standings.reset(table, "menu", at, effects)
     if event.name == "seating":
         effects.append(Announce("seating", {"seats": sorted(table.seated)}))
-        return replace(
-            table,
-            phase=Phase.SEATING,
-            turn=None,
-            race=None,
-            notice=None,
-            summary=None,
-            holds={},
-            paused_left=None,
-            paused_at=None,
-            menu_paused=False,
-            round_mode=None,
-            round_finish=None,
-            places=(),
-            idle_page=0,
-            idle_since=at,
-        )
+        table = replace(table, summary=None, places=(), idle_page=0, idle_since=at)
+        return summary.out_of_play(table, Phase.SEATING)
     return table
 
 
@@ -356,7 +340,8 @@ def _waits(table: Table, at: float) -> Table:
 
 
 def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
-    """From seating, or after a round: the seats stay as they are."""
+    """From seating, or after a round (`summary.out_of_play` left nothing of the last round's
+    play): the seats stay as they are."""
     if len(table.seated) < 2:
         effects += [Sound("refuse"), Announce("start_refused", {"seated": len(table.seated)})]
         message = Message(("Need 2+ players", "Press to join"), at + MESSAGE_TIME)
@@ -377,9 +362,6 @@ def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effe
         message=None,
         picks=(),
         summary=None,
-        holds={},
-        race=None,
-        menu_paused=False,
         round_mode=str(table.settings.mode),
         round_finish=str(table.settings.finish),
         places=(),

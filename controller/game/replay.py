@@ -19,7 +19,7 @@ def replay(
     """The final table and every effect, in order, of the game `log` records.
 
     `start` is the table the log begins from and `rng` a generator in the state it was in
-    then (the daemon's log keeps both: `daemon.log.start` and `daemon.log.start_rng()`;
+    then (the daemon's log keeps both: `daemon.game_log.start` and `daemon.game_log.start_rng()`;
     later settings are `Configure` events in the log).
     """
     table = start

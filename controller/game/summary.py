@@ -76,9 +76,17 @@ def round_over(table: Table, winner: int | None, at: float, effects: list[Effect
             },
         ),
     ]
+    table = replace(table, standings=standings_now, summary=Summary(winner, 0, at))
+    return out_of_play(table, Phase.ROUND_OVER)
+
+
+def out_of_play(table: Table, phase: Phase) -> Table:
+    """The table in `phase`, with no round in play: everything a round's play holds (its turn,
+    a notice, a race, holds, a pause, the mode and finish it began with) is cleared here, and
+    only here, when a round ends or the table goes back to seating. A round starts from this."""
     return replace(
         table,
-        phase=Phase.ROUND_OVER,
+        phase=phase,
         turn=None,
         notice=None,
         race=None,
@@ -88,8 +96,6 @@ def round_over(table: Table, winner: int | None, at: float, effects: list[Effect
         menu_paused=False,
         round_mode=None,
         round_finish=None,
-        standings=standings_now,
-        summary=Summary(winner, 0, at),
     )
 
 

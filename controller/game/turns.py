@@ -17,7 +17,7 @@ from .state import Notice, Phase, Table, Turn
 from .text import penalty_text
 
 WARN_SECONDS = 2  # the last seconds of a turn: fast blink and ticks, a surprise shows
-NOTICE_TIME = 2.5  # how long a timeout holds the table before the next pick
+TIMEOUT_HOLD = 2.5  # how long a timeout holds the table before the next pick
 BANNER_TIME = 2.0  # how long a Jump-In is named on the first line
 
 
@@ -107,7 +107,7 @@ def timeout(table: Table, effects: list[Effect]) -> Table:
         table = launch.penalty(table, seat, penalty, "timeout", effects)
     table = summary.record_turn(table, seat, at - turn.started, timeout=True)
     notice = Notice(
-        ((f"Seat {seat} timeout!", penalty_text(penalty)),), at, NOTICE_TIME, frozenset({seat})
+        ((f"Seat {seat} timeout!", penalty_text(penalty)),), at, TIMEOUT_HOLD, frozenset({seat})
     )
     return replace(table, phase=Phase.NOTICE, notice=notice, turn=None)
 

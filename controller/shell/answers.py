@@ -141,7 +141,7 @@ class Answers:
         self._given = answer[0]
         return self._given
 
-    def followed(self, lights: Lights) -> None:
+    def check_given(self, lights: Lights) -> None:
         """The engine's step is done and shows `lights`: did it bear the answer out?"""
         if self._given is not None and self._given != lights:
             self.missed += 1

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import assert_never
 
@@ -25,7 +26,7 @@ from hardware.ejector import CardCounted, Halted
 from hardware.pinmap import PinMap
 
 from .. import game
-from ..config import LauncherConfig
+from ..config import Config
 from ..game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
 from ..game.effects import Dispense, ResumeLauncher
 from ..requests import (
@@ -38,7 +39,7 @@ from ..requests import (
     ShowLinkStatus,
 )
 from ..settings import Settings
-from ..storage.settings_store import SettingsStore
+from ..storage.settings_store import Loaded, SettingsStore, settings_notice
 from ..storage.snapshot import RESUMED, SET_ASIDE, Snapshots
 from ..storage.statefile import prepare
 from .answers import Answers
@@ -58,33 +59,50 @@ log = logging.getLogger(__name__)
 REAL_TIME_GRACE = 0.02  # a wakeup this late lets an earlier edge cross from its thread first
 
 
+@dataclass(frozen=True)
+class Wiring:
+    """What a daemon drives: the pins (by role, and the factory that makes them), the LCD,
+    and the clock. `flashtable run` wires the Pi's (or simulated pins in real time), the
+    simulated table its models in virtual time."""
+
+    pinmap: PinMap
+    pin_factory: object
+    display: TextDisplay
+    clock: Clock
+
+
 class Daemon:
-    """Runs one table. Create it inside the running event loop; `run` until `stop`."""
+    """Runs one table. Create it inside the running event loop; `run` until `stop`.
+
+    The one builder of a table, for `flashtable run` and the simulation alike: the config's
+    settings, the changed ones kept in `state_dir` (none without it), and its launcher;
+    `notices` to show as it starts."""
 
     def __init__(
         self,
+        config: Config,
+        wiring: Wiring,
         *,
-        pinmap: PinMap,
-        pin_factory: object,
-        display: TextDisplay,
-        clock: Clock,
         rng: random.Random,
-        settings: Settings,
-        grace: float = REAL_TIME_GRACE,
         state_dir: Path | None = None,
-        store: SettingsStore | None = None,
+        grace: float = REAL_TIME_GRACE,
         notices: Sequence[tuple[str, str]] = (),
-        launcher: LauncherConfig | None = None,
     ) -> None:
         self._inbox = Inbox(asyncio.get_running_loop())
+        pinmap, clock = wiring.pinmap, wiring.clock
         self.clock, self.rng = clock, rng
+        store = None if state_dir is None else SettingsStore(state_dir, config.settings)
+        loaded = store.load() if store is not None else Loaded(config.settings)
+        settings = loaded.settings
+        if loaded.problems:
+            notices = [*notices, settings_notice(loaded)]
         from hardware.board import Board  # gpiozero loads with the board: start-up time
 
         self.board = Board(
             pinmap,
-            pin_factory=pin_factory,
+            pin_factory=wiring.pin_factory,
             clock=clock,
-            display=display,
+            display=wiring.display,
             on_edge=self._edge_from_pin,
             on_turn=self._turn_from_pin,
         )
@@ -95,7 +113,7 @@ class Daemon:
             clock=clock,
             inbox=self._inbox,
             state_dir=state_dir,
-            launcher=launcher,
+            launcher=config.launcher,
             on_notice=self.renderer.notice,
             on_link=self.renderer.launcher_link,
         )
@@ -103,8 +121,8 @@ class Daemon:
         self.snapshots = Snapshots(state_dir, clock, self._inbox, self.renderer.notice)
         self.table, resumed = self.snapshots.resume(fresh, rng, self.launcher.owed_at_start)
         self._fresh = None if self.table is fresh else fresh  # until the resumed game has run
-        self.log = GameLog(self.table, rng)
-        self.settings = SettingsKeeper(store, settings)
+        self.game_log = GameLog(self.table, rng)
+        self.settings_keeper = SettingsKeeper(store, settings)
         self._hardware = HardwareSettings(self.board, self.launcher)
         self._hardware.follow(settings)
         if not self.launcher.wired and settings.mode != "flash":
@@ -170,7 +188,7 @@ class Daemon:
             log.exception("the resumed game failed on its first step")
             self.table = self.snapshots.give_up(self.table, self._fresh, err)
             self._fresh = None
-            self.log = GameLog(self.table, self.rng)
+            self.game_log = GameLog(self.table, self.rng)
             self.renderer.withdraw(RESUMED)
             self.renderer.notice(SET_ASIDE)
             for event in first:
@@ -244,7 +262,7 @@ class Daemon:
                 self.mqtt_status = request.status
                 self.refresh()
             case ChangeSettings() | ResetSettings() | RereadSettings():
-                settings, notice = self.settings.answer(request, self.table.settings)
+                settings, notice = self.settings_keeper.answer(request, self.table.settings)
                 if notice is not None:
                     self.renderer.notice(notice)
                 if settings != self.table.settings:
@@ -271,10 +289,10 @@ class Daemon:
         ahead = None if testing else self.answers.ahead(self.table, event, now)
         if ahead is not None:
             self.renderer.light_ahead(ahead)  # a press's lights, or a wakeup's, known already
-        self.log.record(self.table, now, event, self.rng)
+        self.game_log.record(self.table, now, event, self.rng)
         self.table, effects = game.step(self.table, event, now, self.rng)
         # First: the lights are the table's answer to a press.
-        self.answers.followed(self.renderer.light(self.table, self.panel))
+        self.answers.check_given(self.renderer.light(self.table, self.panel))
         for effect in effects:
             if isinstance(effect, Sound):
                 self.play_tune(effect.name)
@@ -285,9 +303,9 @@ class Daemon:
         self._hardware.follow(self.table.settings)
         wakeup = game.next_wakeup(self.table)
         self._wakeup.at(wakeup)
-        self.launcher.keep(self.table.launcher)
+        self.launcher.save_owed(self.table.launcher)
         self.refresh()
-        self.publisher.stepped(self.table)
+        self.publisher.show_table(self.table)
         self.answers.prepare(self.table, now, wakeup)
 
     def refresh(self) -> None:

@@ -191,7 +191,7 @@ class LauncherLink:
         if self.ejector is not None:
             self.ejector.jam_time = settings.jam_time / 1000
 
-    def keep(self, launcher: Launcher) -> None:
+    def save_owed(self, launcher: Launcher) -> None:
         """Save what the game says is still owed, the card on its way out counted as dealt
         (after every event; returns at once on the table)."""
         ejector = self.ejector
@@ -230,7 +230,7 @@ class LauncherLink:
     def close(self, launcher: Launcher) -> None:
         """Keep the count left once the motor has stopped for good (no card is on its way
         any more), and close the file and the port."""
-        self.keep(launcher)
+        self.save_owed(launcher)
         if self.ejector is not None:
             # The serial link's port; the GPIO ejector's motor lease (its pins are the board's).
             self.ejector.close()

@@ -36,7 +36,8 @@ class Publisher:
         """Call `watcher` with the table after every step of the engine (on the loop)."""
         self._watchers.append(watcher)
 
-    def stepped(self, table: Table) -> None:
+    def show_table(self, table: Table) -> None:
+        """The table after a step of the engine, to every watcher."""
         for watcher in list(self._watchers):
             watcher(table)
 

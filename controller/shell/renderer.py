@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NOTICE_TIME = 5.0  # how long the LCD tells of a damaged settings file, and the like
+NOTICE_SHOWN = 5.0  # how long the LCD tells of a damaged settings file, and the like
 # While the launcher's serial link is down, the first line takes turns with this.
 OFFLINE_LINE = "Launcher offline"
 OFFLINE_TURN = 2.0  # seconds each
@@ -53,7 +53,7 @@ class Renderer:
         self._link_was_up = False
 
     def notice(self, lines: Lines) -> None:
-        """A message over the game's screen for NOTICE_TIME (a damaged settings file, a disk
+        """A message over the game's screen for NOTICE_SHOWN (a damaged settings file, a disk
         that refuses a write); several are shown one after another, each once. It goes up
         at once, unless the screen is the players' now (`_screen_taken`)."""
         if lines != self._notice and lines not in self._waiting:
@@ -76,7 +76,7 @@ class Renderer:
             self._notice, self._notice_timer = None, None
             self._redraw()  # which shows the next one, if any
 
-        self._notice_timer = self._clock.call_at(self._clock.now() + NOTICE_TIME, done)
+        self._notice_timer = self._clock.call_at(self._clock.now() + NOTICE_SHOWN, done)
 
     def launcher_link(self, up: bool) -> None:
         """The launcher controller's link came up or went down. While it is down the LCD

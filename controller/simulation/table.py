@@ -18,6 +18,7 @@ import asyncio
 import random
 from collections import deque
 from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -33,9 +34,8 @@ from ..config import Config, LauncherConfig
 from ..game import Phase
 from ..game.lcd_glyphs import CUSTOM_CHARS
 from ..mqtt import linked
-from ..shell.daemon import Daemon
+from ..shell.daemon import Daemon, Wiring
 from ..shell.publish import GameEvent
-from ..storage.settings_store import Loaded, SettingsStore, settings_notice
 from .launcher_firmware import power_on, settle_line
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class SimTable:
         # The latest game events, in order; a table left running forgets the oldest.
         self.events: deque[GameEvent] = deque(maxlen=EVENTS_KEPT)
         self._daemon: Daemon | None = None
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self.link: TableLink | None = None  # the table's MQTT link, with an [mqtt] section
         self._linked: AbstractAsyncContextManager[TableLink | None] | None = None
 
@@ -90,27 +90,17 @@ class SimTable:
             raise
 
     async def _start(self) -> SimTable:
-        # With a state directory the table keeps its settings there, as the real one does.
-        self.store = (
-            None if self.state_dir is None else SettingsStore(self.state_dir, self.config.settings)
-        )
-        loaded = self.store.load() if self.store else Loaded(self.config.settings)
-        launcher = self.config.launcher
+        config = self.config
         if self.firmware:
             self.firmware_port = FirmwarePort()
-            launcher = LauncherConfig(link="serial", port=self.firmware_port.port)
+            config = replace(config, launcher=LauncherConfig("serial", self.firmware_port.port))
+        # With a state directory the table keeps its settings there, as the real one does.
         self._daemon = Daemon(
-            pinmap=self.pinmap,
-            pin_factory=self.factory,
-            display=self.display,
-            clock=self.clock,
+            config,
+            Wiring(self.pinmap, self.factory, self.display, self.clock),
             rng=random.Random(self.seed),
-            settings=loaded.settings,
-            grace=0.0,
             state_dir=self.state_dir,
-            store=self.store,
-            notices=[settings_notice(loaded)] if loaded.problems else [],
-            launcher=launcher,
+            grace=0.0,
         )
         self._daemon.publisher.listen(self.events.append)
         link = linked(self.config, self._daemon)

@@ -59,7 +59,7 @@ class Recorder:
         self.table = table
         self.start = table.now
         self._pending: list[Entry] = [Entry(0.0, event_line(0.0, e)) for e in table.events]
-        self._inputs_seen = table.daemon.log.recorded
+        self._inputs_seen = table.daemon.game_log.recorded
         table.daemon.publisher.listen(self._heard)
 
     def _heard(self, event: GameEvent) -> None:
@@ -71,9 +71,9 @@ class Recorder:
         """Entries since the last call; with `inputs`, presses too, in the order handled."""
         entries, self._pending = self._pending, []
         if not inputs:
-            self._inputs_seen = self.table.daemon.log.recorded
+            self._inputs_seen = self.table.daemon.game_log.recorded
             return entries
-        log = self.table.daemon.log
+        log = self.table.daemon.game_log
         presses = [
             Entry(t - self.start, input_line(t - self.start, e.input, isinstance(e, Stuck)), True)
             for t, e in log.since(self._inputs_seen)

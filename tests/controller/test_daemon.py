@@ -18,7 +18,7 @@ async def test_a_5ms_bounce_burst_makes_one_press():
         await table.advance(0.2)
         await table.release("seat2", bounce=True)
         await table.advance(0.2)
-        inputs = [e for _, e in table.daemon.log if isinstance(e, Press | Release)]
+        inputs = [e for _, e in table.daemon.game_log if isinstance(e, Press | Release)]
         assert [type(e) for e in inputs] == [Press, Release]
         assert table.events_of("seat_claimed")[0].data == {"seat": 2}
         assert len(table.events_of("seat_claimed")) == 1
@@ -31,7 +31,7 @@ async def test_a_burst_reports_the_time_of_its_first_edge():
         settled = chatter(table.pin("seat4"), table.clock, high=False, duration=0.005, edges=11)
         assert settled == start + 0.005
         await table.advance(0.1)
-        presses = [e for _, e in table.daemon.log if isinstance(e, Press)]
+        presses = [e for _, e in table.daemon.game_log if isinstance(e, Press)]
         assert presses == [Press("seat4", start)]
 
 
@@ -43,7 +43,7 @@ async def test_the_edge_time_reaches_the_engine_unchanged():
         # The daemon handles it later than the edge happened.
         table.clock.set(edge + 0.5)
         await table.settle()
-        handled_at, event = table.daemon.log[-1]
+        handled_at, event = table.daemon.game_log[-1]
         assert event == Press("seat1", edge)
         assert handled_at == edge + 0.5
 
@@ -112,13 +112,14 @@ async def test_a_long_round_keeps_a_bounded_log_that_still_replays_exactly(monke
             else:
                 await table.tap(f"seat{seat}")
             presses += 1
-            longest = max(longest, len(daemon.log))
+            longest = max(longest, len(daemon.game_log))
             if presses % 100 == 0:  # from wherever the log starts now, it replays to now
-                replayed, _ = replay(daemon.log, daemon.log.start, daemon.log.start_rng())
+                log = daemon.game_log
+                replayed, _ = replay(log, log.start, log.start_rng())
                 assert replayed == daemon.table
         assert presses == 400
         assert table.events_of("round_over") == []
-        assert daemon.log.recorded > 1000
+        assert daemon.game_log.recorded > 1000
         assert longest <= 100  # a round of over 1,000 events, never more than 100 kept
         # The simulated table keeps the latest game events only, the newest last.
         assert len(table.events) == 50
@@ -154,7 +155,7 @@ async def test_a_glancing_tap_and_the_next_handled_late_are_two_presses():
         pin.drive_low()
         table.clock.set(start + 0.3)
         await table.settle()
-        inputs = [e for _, e in table.daemon.log if isinstance(e, Press | Release)]
+        inputs = [e for _, e in table.daemon.game_log if isinstance(e, Press | Release)]
         assert inputs == [
             Press("seat1", start),
             Release("seat1", start + 0.008),

@@ -656,7 +656,7 @@ async def test_a_setting_the_disk_refuses_says_so_over_the_menu(config, tmp_path
         def full(settings):
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(table.daemon.settings.store, "save", full)
+        monkeypatch.setattr(table.daemon.settings_keeper.store, "save", full)
         before = table.daemon.table.settings.turn_timer
         await push(table)
         await table.turn(1)  # the value changes: the table uses it, the disk refuses it

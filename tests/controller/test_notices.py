@@ -14,7 +14,7 @@ def refuse_saving(table: SimTable, monkeypatch) -> None:
     def full(settings):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(table.daemon.settings.store, "save", full)
+    monkeypatch.setattr(table.daemon.settings_keeper.store, "save", full)
 
 
 async def change_a_setting(table: SimTable) -> None:

@@ -59,7 +59,7 @@ async def test_a_request_that_fails_is_logged_and_the_asker_told(monkeypatch, ca
         def broken(request, current):
             raise RuntimeError("disk on fire")
 
-        monkeypatch.setattr(table.daemon.settings, "answer", broken)
+        monkeypatch.setattr(table.daemon.settings_keeper, "answer", broken)
         with caplog.at_level(logging.ERROR), pytest.raises(RuntimeError, match="disk on fire"):
             await answer(table, table.daemon.submit(RereadSettings()))
         assert "RereadSettings" in caplog.text

@@ -139,5 +139,5 @@ async def test_a_whole_round_with_four_seats():
 
         # The daemon's log replays to the very same table.
         daemon = table.daemon
-        replayed, _ = replay(daemon.log, daemon.log.start, daemon.log.start_rng())
+        replayed, _ = replay(daemon.game_log, daemon.game_log.start, daemon.game_log.start_rng())
         assert replayed == daemon.table

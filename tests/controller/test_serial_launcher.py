@@ -13,7 +13,7 @@ import pytest
 from controller.config import Config, LauncherConfig
 from controller.game.events import ExactDraw
 from controller.shell import launcher_link
-from controller.shell.daemon import Daemon
+from controller.shell.daemon import Daemon, Wiring
 from controller.shell.renderer import LINK_DOWN
 from controller.storage.owed import OwedFile
 from hardware.clock import LoopClock
@@ -43,16 +43,13 @@ def test_the_daemon_dispenses_through_the_firmware_on_a_serial_port(tmp_path):
         port = tmp_path / "ttyACM-launcher"
         port.symlink_to(os.ttyname(slave))
         display, lcd = simulated_display()
+        config = Config(launcher=LauncherConfig(link="serial", port=str(port)))
         daemon = Daemon(
-            pinmap=Config().pinmap(simulated=False),
-            pin_factory=SimFactory(clock),
-            display=display,
-            clock=clock,
+            config,
+            Wiring(config.pinmap(simulated=False), SimFactory(clock), display, clock),
             rng=random.Random(2),
-            settings=Config().settings,
-            grace=0.0,
             state_dir=tmp_path,
-            launcher=LauncherConfig(link="serial", port=str(port)),
+            grace=0.0,
         )
         assert isinstance(daemon.launcher.ejector, SerialEjector)
         assert daemon.launcher.wired
@@ -96,16 +93,14 @@ class Table:
 
     def start(self) -> None:
         """A daemon on the state directory and the controller's port."""
+        config = Config(launcher=LauncherConfig(link="serial", port=os.ttyname(self.slave)))
+        pins = config.pinmap(simulated=False)
         self.daemon = Daemon(
-            pinmap=Config().pinmap(simulated=False),
-            pin_factory=SimFactory(self.clock),
-            display=simulated_display()[0],
-            clock=self.clock,
+            config,
+            Wiring(pins, SimFactory(self.clock), simulated_display()[0], self.clock),
             rng=random.Random(2),
-            settings=Config().settings,
-            grace=0.0,
             state_dir=self.state_dir,
-            launcher=LauncherConfig(link="serial", port=os.ttyname(self.slave)),
+            grace=0.0,
         )
         self.running = asyncio.create_task(self.daemon.run())
 

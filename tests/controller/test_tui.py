@@ -143,7 +143,7 @@ def presses(app: TableApp, name: str) -> list[tuple[float, type]]:
     assert app.table is not None
     return [
         (e.time, type(e))
-        for _, e in app.table.daemon.log
+        for _, e in app.table.daemon.game_log
         if isinstance(e, Press | Release) and e.input == name
     ]
 

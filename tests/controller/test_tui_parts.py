@@ -244,7 +244,7 @@ def edges(table: SimTable, name: str, start: float) -> list[tuple[float, str]]:
     """Presses and releases of `name` as the game got them: (edge time since start, kind)."""
     return [
         (round(e.time - start, 3), type(e).__name__)
-        for _, e in table.daemon.log
+        for _, e in table.daemon.game_log
         if isinstance(e, Press | Release) and e.input == name
     ]
 

@@ -3,7 +3,8 @@
 import random
 
 from controller.game import Phase, Press, Release, Stuck, Tick, new_table, next_wakeup, render, step
-from controller.game.engine import NOTICE_TIME, STUCK_AFTER
+from controller.game.engine import STUCK_AFTER
+from controller.game.turns import TIMEOUT_HOLD
 from controller.settings import Settings
 
 T0 = 100.0
@@ -85,9 +86,9 @@ def test_timeout_shows_seat_and_penalty_then_picks_the_next_player():
     assert announced(effects, "timeout") == [{"seat": seat, "penalty": 3}]
     assert render(table).lines == (f"Seat {seat} timeout!", "Draw 3 cards")
     assert render(table).lights[seat - 1] == "flash"
-    table, effects = step(table, Tick(T0 + 14 + NOTICE_TIME), T0 + 14 + NOTICE_TIME, rng)
+    table, effects = step(table, Tick(T0 + 14 + TIMEOUT_HOLD), T0 + 14 + TIMEOUT_HOLD, rng)
     assert table.phase is Phase.TURN
-    assert table.turn.started == T0 + 14 + NOTICE_TIME
+    assert table.turn.started == T0 + 14 + TIMEOUT_HOLD
     assert announced(effects, "turn_started")
 
 

@@ -8,10 +8,12 @@ from hypothesis import HealthCheck, event, given, settings
 from controller.game import Announce, Phase, Sound, next_wakeup, render, replay
 from controller.game.state import ROUND_PHASES
 from controller.shell.tunes import TUNES
+from hardware.patterns import Pattern
 
 from .strategies import RandomGame, games
 
-PATTERNS = {"off", "on", "dim", "pulse", "blink", "blink_fast", "flash"}
+# The game names light patterns as plain strings; the lights carry out hardware's Pattern.
+PATTERNS = {pattern.value for pattern in Pattern}
 LIT = {"pulse", "blink_fast"}
 TURN_LIT = LIT | {"blink"}  # in a turn, a seat picked again blinks for a moment
 

@@ -3,7 +3,7 @@
 import pytest
 
 from controller.game import Phase
-from controller.game.turns import NOTICE_TIME
+from controller.game.turns import TIMEOUT_HOLD
 
 from .driver import Game
 
@@ -105,11 +105,11 @@ def test_after_a_timeout_notice_the_next_player_is_lit():
     game = Game({"turn_timer": 2})
     late = game.start(1, 2, 3)
     deadline = game.table.turn.deadline
-    game.run_until(deadline + NOTICE_TIME - 0.001)
+    game.run_until(deadline + TIMEOUT_HOLD - 0.001)
     assert game.table.phase is Phase.NOTICE
-    game.run_until(deadline + NOTICE_TIME)
+    game.run_until(deadline + TIMEOUT_HOLD)
     assert game.table.phase is Phase.TURN
-    assert game.table.turn.started == deadline + NOTICE_TIME
+    assert game.table.turn.started == deadline + TIMEOUT_HOLD
     assert game.sounds()[-1] == ("again" if game.lit == late else "turn")
 
 
