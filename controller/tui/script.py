@@ -146,7 +146,7 @@ class Player:
 
     async def _set(self, args: tuple[str, ...]) -> None:
         # As `flashtable settings set` does to a running table: one change, kept, announced.
-        self.table.daemon.handle(ChangeSettings(settings(args)))
+        await asyncio.wrap_future(self.table.daemon.submit(ChangeSettings(settings(args))))
         await self.table.settle()
 
     async def _expect(self, args: tuple[str, ...]) -> None:
