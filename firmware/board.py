@@ -9,8 +9,8 @@ from array import array
 from .launcher import Launcher
 from .protocol import R_POWER_ON, R_SOFT, R_WATCHDOG
 
-MOTOR_FORWARD = 14  # driver IN1 (DRV8833 AIN1 / TB6612 AIN1 with PWM)
-MOTOR_BACKWARD = 15  # driver IN2
+MOTOR_FORWARD = 14  # the DRV8871's IN1 (with PWM)
+MOTOR_BACKWARD = 15  # the DRV8871's IN2
 BEAM = 16  # IR receiver, open collector: low while it sees the light
 EMPTY = 17  # hopper switch to ground: closed (low) when the hopper is empty
 UART_ID, UART_TX, UART_RX = 0, 0, 1  # for a link on the UART pins instead of USB
