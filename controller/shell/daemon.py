@@ -160,8 +160,7 @@ class Daemon:
     async def run(self) -> None:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
         try:
-            with self._one_drawing():
-                self._begin(self.launcher.at_start(self.table.launcher))
+            self._begin(self.launcher.at_start(self.table.launcher))
             await self._inbox.serve(self._handle_item)
         finally:
             with contextlib.suppress(asyncio.CancelledError):
@@ -178,10 +177,11 @@ class Daemon:
         now = self.clock.now()
         first = [*owed_from_before, Tick(now), *(Stuck(n, now) for n in self.board.pressed_now())]
         try:
-            for lines in self._notices:
-                self.renderer.notice(lines)
-            for event in first:
-                self.feed(event)
+            with self._one_drawing():  # drawn inside: a screen that cannot be drawn fails here
+                for lines in self._notices:
+                    self.renderer.notice(lines)
+                for event in first:
+                    self.feed(event)
         except Exception as err:
             if self._fresh is None:
                 raise
@@ -189,10 +189,11 @@ class Daemon:
             self.table = self.snapshots.give_up(self.table, self._fresh, err)
             self._fresh = None
             self.game_log = GameLog(self.table, self.rng)
-            self.renderer.withdraw(RESUMED)
-            self.renderer.notice(SET_ASIDE)
-            for event in first:
-                self.feed(event)
+            with self._one_drawing():
+                self.renderer.withdraw(RESUMED)
+                self.renderer.notice(SET_ASIDE)
+                for event in first:
+                    self.feed(event)
         self._fresh = None
 
     async def idle(self) -> None:
