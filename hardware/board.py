@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from gpiozero import Motor, RotaryEncoder
+from gpiozero.pins import Factory
 
 from .animator import Animator
 from .clock import Clock
@@ -17,6 +19,15 @@ from .pinmap import PinMap, input_roles, seat_role
 log = logging.getLogger(__name__)
 
 TurnCallback = Callable[[int], None]
+
+
+class _Device(Protocol):
+    """What the board keeps of each device it made: a way to close it."""
+
+    def close(self) -> None: ...
+
+
+_D = TypeVar("_D", bound=_Device)
 
 
 def input_name(role: str) -> str:
@@ -31,7 +42,7 @@ class Board:
         self,
         pinmap: PinMap,
         *,
-        pin_factory,
+        pin_factory: Factory | None,
         clock: Clock,
         display: TextDisplay,
         on_edge: EdgeCallback,
@@ -42,7 +53,7 @@ class Board:
         self.inputs: dict[str, EdgeInput] = {}
         self.lights: dict[int, Light] = {}
         self.animator = Animator(clock)
-        self._devices: list = []
+        self._devices: list[_Device] = []
         try:
             for role in input_roles(pinmap.seats):
                 if role in pinmap:
@@ -95,7 +106,7 @@ class Board:
             self.close()
             raise
 
-    def _keep(self, device):
+    def _keep(self, device: _D) -> _D:
         self._devices.append(device)
         return device
 

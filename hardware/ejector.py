@@ -120,6 +120,48 @@ class Ejector(Protocol):
         """Let go of what it holds (a port, a thread)."""
 
 
+class RollerMotor(Protocol):
+    """The roller's motor as `GpioEjector` drives it (gpiozero's `Motor` is one): speeds
+    from 0 to 1."""
+
+    def forward(self, speed: float) -> None: ...
+
+    def backward(self, speed: float) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class _Dispenser(Protocol):
+    """What `GpioEjector` asks of the firmware's `Dispenser` (MicroPython, unannotated):
+    times and counts are whole microseconds and cards."""
+
+    jam_us: int
+    state: int
+    asked: int
+    counted: int
+    kept: int
+    held: bool
+
+    @property
+    def stuck(self) -> bool: ...
+
+    def start(self, count: int, now: int) -> None: ...
+
+    def keep(self, counted: int, now: int) -> None: ...
+
+    def restart(self, now: int) -> None: ...
+
+    def stop(self, reason: int | str, now: int) -> None: ...
+
+    def beam(self, clear: bool, t: int) -> None: ...
+
+    def hopper_emptied(self, now: int) -> None: ...
+
+    def next_due(self) -> int | None: ...
+
+    def poll(self, now: int) -> None: ...
+
+
 class GpioEjector:
     """The launcher on gpiozero devices: a `Motor`, beam edges fed to `beam`, a hopper switch,
     its cards' lives the firmware's `Dispenser`'s.
@@ -133,7 +175,7 @@ class GpioEjector:
 
     def __init__(
         self,
-        motor,
+        motor: RollerMotor,
         *,
         clock: Clock,
         on_report: Callable[[Report], None],
@@ -149,7 +191,9 @@ class GpioEjector:
         self._beam_clear = beam_clear
         self._may_feed = may_feed
         self._lease = lease
-        self._dispenser = Dispenser(self._drive, beam_clear, hopper_empty, self._progress)
+        self._dispenser: _Dispenser = Dispenser(
+            self._drive, beam_clear, hopper_empty, self._progress
+        )
         self.jam_time = jam_time
         self.owed = 0
         self.fault: str | None = None  # "jam" or "empty": nothing runs until `resume`
@@ -257,8 +301,9 @@ class GpioEjector:
     def _now(self) -> int:
         return round(self._clock.now() * US)
 
-    def _progress(self, kind: int, counted: int) -> None:
-        """What the dispenser tells: a card, the end of the dispense, a fault."""
+    def _progress(self, kind: int | str, counted: int) -> None:
+        """What the dispenser tells: a card, the end of the dispense, a fault (or the reason
+        given to its `stop`)."""
         now = self._clock.now()
         if kind == CARD:
             self.owed -= 1

@@ -17,7 +17,8 @@ from gpiozero.pins import Factory
 EdgeCallback = Callable[[str, bool, float], None]
 
 
-class EdgeInput(DigitalInputDevice):
+# gpiozero ships no types: to mypy its classes, this one's base among them, are Any.
+class EdgeInput(DigitalInputDevice):  # type: ignore[misc]
     """A switch (or beam) on one pin that reports (role, active, edge time) on every change.
 
     It listens on the pin's public `when_changed` hook, which every gpiozero backend calls

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gpiozero import PWMLED, PWMOutputDevice
+from gpiozero.pins import Factory, Pin
 from gpiozero.tones import Tone
 
 from .animator import Animator
@@ -20,7 +21,7 @@ class Light:
     level is scaled by `brightness` as it is written.
     """
 
-    def __init__(self, pin: int, animator: Animator, *, pin_factory=None) -> None:
+    def __init__(self, pin: int, animator: Animator, *, pin_factory: Factory | None = None) -> None:
         self._led = PWMLED(pin, pin_factory=pin_factory)
         self._animator = animator
         self._scale = 1.0
@@ -28,7 +29,7 @@ class Light:
         self.pattern = Pattern.OFF
 
     @property
-    def pin(self):
+    def pin(self) -> Pin:
         return self._led.pin
 
     @property
@@ -69,7 +70,7 @@ VOLUME_DUTY = {"off": 0.0, "low": 0.04, "high": 0.5}
 class Buzzer:
     """A piezo buzzer playing tunes: sequences of notes timed on the given clock."""
 
-    def __init__(self, pin: int, clock: Clock, *, pin_factory=None) -> None:
+    def __init__(self, pin: int, clock: Clock, *, pin_factory: Factory | None = None) -> None:
         self._pwm = PWMOutputDevice(pin, frequency=440, pin_factory=pin_factory)
         self._clock = clock
         self._timer: Timer | None = None
@@ -77,7 +78,7 @@ class Buzzer:
         self.playing: str | None = None
 
     @property
-    def pin(self):
+    def pin(self) -> Pin:
         return self._pwm.pin
 
     @property

@@ -21,6 +21,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
+from typing import Protocol
 
 from firmware import protocol as p
 from firmware.link import Link
@@ -37,6 +38,30 @@ HEARTBEAT = 0.5  # STATUS this often, so the controller knows the host is there
 LINK_TIMEOUT = 1.2  # no good frame for this long: the link is down
 HALT_WITHIN = 0.5  # seconds the shutdown waits for the controller to confirm STOP
 RECENT = 4  # ended dispenses whose late cards still count (a card pulled out after a jam)
+
+
+class _Link(Protocol):
+    """What `SerialEjector` asks of the firmware's `Link` (MicroPython, unannotated): times
+    are whole microseconds, frames (kind, payload)."""
+
+    @property
+    def last_heard(self) -> int | None: ...
+
+    @property
+    def idle(self) -> bool: ...
+
+    @property
+    def between_frames(self) -> bool: ...
+
+    def send(self, kind: int, payload: bytes, now: int) -> None: ...
+
+    def receive(self, data: bytes, now: int) -> list[tuple[int, bytes]]: ...
+
+    def next_due(self) -> int | None: ...
+
+    def poll(self, now: int) -> None: ...
+
+    def forget(self) -> None: ...
 
 
 class SerialEjector:
@@ -84,7 +109,7 @@ class SerialEjector:
         self._reset_news: tuple[int, int, int] | None = None  # its last RESET, until its START
         self._stopping = False
         self._recent: list[SerialDispense] = []
-        self._link: Link | None = None
+        self._link: _Link | None = None
         self._resend: Timer | None = None
         self._beat: Timer | None = None
         self._news = asyncio.Event()  # set whenever frames came in

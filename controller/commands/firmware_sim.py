@@ -8,11 +8,18 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .help_text import Parser
 
 log = logging.getLogger("flashtable")
 
 
-def add_firmware_sim(commands: argparse._SubParsersAction, log_option: Callable) -> None:
+def add_firmware_sim(
+    commands: argparse._SubParsersAction[Parser],
+    log_option: Callable[[argparse.ArgumentParser, str], None],
+) -> None:
     """The command's parser, with its options."""
     from hardware.sim.relay import DELAY
 

@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from hardware.clock import Clock, Timer
 
@@ -201,7 +202,7 @@ def _version_text(value: object) -> str:
     return repr(value)[:20] if value is not None else "another version"
 
 
-def _digest(snapshot: dict, table: Table) -> str:
+def _digest(snapshot: dict[str, Any], table: Table) -> str:
     """What a resumed game would get wrong if it were not written now: not the time a
     running turn has played (the heartbeat keeps it), nor a card counted (the cards-owed
     file does)."""
@@ -222,7 +223,7 @@ def _clock_line(left: float | None) -> bytes:
     return text.ljust(CLOCK_LINE - 1).encode() + b"\n"
 
 
-def _split(data: bytes) -> tuple[dict, float | None]:
+def _split(data: bytes) -> tuple[dict[str, object], float | None]:
     """The snapshot and the heartbeat's time left (None when it has none it can give)."""
     if len(data) <= CLOCK_LINE:
         raise DamagedFile("too short to be a snapshot")

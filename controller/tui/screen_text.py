@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import io
+from typing import TypeVar
 
 from rich.console import Console
 from textual.app import App
 
+_R = TypeVar("_R")
 
-def screen_text(app: App) -> str:
+
+def screen_text(app: App[_R]) -> str:
     """Every cell of the running app's current screen, without colour, one line per row."""
     width, height = app.size
     console = Console(

@@ -9,7 +9,8 @@ from ..display import COLUMNS, ROWS
 from .bus import NibbleBus
 
 
-class NibbleLCD(BaseCharLCD):
+# RPLCD ships no types: to mypy its classes, this one's base among them, are Any.
+class NibbleLCD(BaseCharLCD):  # type: ignore[misc]
     """An HD44780 in 4-bit mode; constructing one runs the full initialisation sequence."""
 
     data_bus_mode = common.LCD_4BITMODE

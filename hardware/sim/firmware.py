@@ -18,13 +18,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
+from typing import Protocol
 
 from firmware.board import BEAM, EMPTY, MOTOR_BACKWARD, MOTOR_FORWARD, Board
 from firmware.launcher import banner
 
 from ..clock import Clock, Timer
 from .launcher_model import LauncherModel
-from .machine import PWRON_RESET, WDT_RESET, Scratch, SimMachine
+from .machine import PWRON_RESET, UART, WDT_RESET, Scratch, SimMachine
 from .pins import SimFactory
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,45 @@ log = logging.getLogger(__name__)
 TICKS_MASK = 2**30 - 1
 TICKS_HALF = 2**29
 UNJAM_TIME = 1.0  # seconds after the motor stopped for a jam until a hand has cleared it
+
+
+class _Link(Protocol):
+    """What the simulation reads of the firmware's `Link`."""
+
+    @property
+    def idle(self) -> bool: ...
+
+    @property
+    def between_frames(self) -> bool: ...
+
+
+class _Launcher(Protocol):
+    """What the simulation asks of the firmware's `Launcher` (MicroPython, unannotated):
+    times are the board's whole microseconds."""
+
+    @property
+    def link(self) -> _Link: ...
+
+    def receive(self, data: bytes, now: int) -> None: ...
+
+
+class _Board(Protocol):
+    """What the simulation asks of the firmware's `Board`, made with a UART on
+    `SimMachine`."""
+
+    @property
+    def board_id(self) -> bytes: ...
+
+    @property
+    def port(self) -> UART: ...
+
+    def now(self) -> int: ...
+
+    def drive(self, duty: int) -> None: ...
+
+    def start(self, write: Callable[[bytes], int]) -> _Launcher: ...
+
+    def service(self, launcher: _Launcher) -> tuple[int, int | None]: ...
 
 
 class FirmwareSim:
@@ -85,7 +126,9 @@ class FirmwareSim:
 
     def _boot(self) -> None:
         start = self._starts.getrandbits(32)
-        self.board = Board(self.machine, self._ticks_us, _ticks_diff, link="uart", start=start)
+        self.board: _Board = Board(
+            self.machine, self._ticks_us, _ticks_diff, link="uart", start=start
+        )
         self.board.port.write(self.banner.encode())
         self.launcher = self.board.start(self.board.port.write)
         self._loop.add_reader(self._fd, self._readable)

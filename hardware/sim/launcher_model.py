@@ -98,7 +98,13 @@ class LauncherModel:
 
     @classmethod
     def for_pinmap(
-        cls, factory: SimFactory, clock: Clock, pinmap: PinMap, **kwargs
+        cls,
+        factory: SimFactory,
+        clock: Clock,
+        pinmap: PinMap,
+        *,
+        cards: int = 54,
+        rng: random.Random | None = None,
     ) -> LauncherModel:
         """The model on the launcher roles of `pinmap`."""
         return cls(
@@ -108,7 +114,8 @@ class LauncherModel:
             backward_pin=pinmap["launcher.motor.backward"],
             beam_pin=pinmap["launcher.beam"],
             empty_pin=pinmap.get("launcher.empty"),
-            **kwargs,
+            cards=cards,
+            rng=rng,
         )
 
     @property

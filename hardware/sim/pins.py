@@ -27,7 +27,8 @@ HISTORY = 1_000  # changes a pin remembers in `states`: enough for a test, bound
 EDGES = {"both": (True, False), "rising": (True,), "falling": (False,), "none": ()}
 
 
-class SimPin(MockPWMPin):
+# gpiozero ships no types: to mypy its classes, this one's base among them, are Any.
+class SimPin(MockPWMPin):  # type: ignore[misc]
     """A simulated GPIO pin.
 
     A level driven from outside (a held button) stays when the pull is set afterwards, as on a
@@ -176,7 +177,8 @@ class SimPin(MockPWMPin):
             self._call_when_changed(now, bool(level))
 
 
-class SimFactory(MockFactory):
+# gpiozero ships no types: to mypy its classes, this one's base among them, are Any.
+class SimFactory(MockFactory):  # type: ignore[misc]
     """A mock pin factory for a Pi 4 whose ticks are the given clock's seconds."""
 
     def __init__(self, clock: Clock) -> None:
