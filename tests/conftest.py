@@ -1,13 +1,40 @@
-"""Test-wide set-up: `async def` tests run on a fresh event loop each."""
+"""Test-wide set-up: `async def` tests run on a fresh event loop each; `memory_path`.
+
+The suite runs in parallel workers (pytest-xdist, as `./dev test` runs it): a fixture that
+starts something on the machine (a broker, a tmux server, a pseudo-terminal) or writes a file
+takes a port, name or path of its own, never a fixed one, and its temporary files are in
+`tmp_path`, which is each worker's own."""
 
 import asyncio
 import inspect
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 # `pytest --hypothesis-profile=thorough` tries thousands of cases where the suite tries 100.
 settings.register_profile("thorough", max_examples=2000)
+
+MEMORY = Path("/dev/shm")  # a tmpfs on Linux: files in memory
+
+
+@pytest.fixture
+def memory_path(tmp_path: Path) -> Iterator[Path]:
+    """A fresh directory in memory where the machine has one (else `tmp_path`): for a test
+    that writes state files thousands of times. On a disk, every atomic write of the table
+    waits for its fsyncs, and what such a test checks (a process killed: whatever it wrote
+    is kept, a half-written file never is) does not depend on the disk."""
+    if not MEMORY.is_dir():
+        yield tmp_path
+        return
+    path = Path(tempfile.mkdtemp(prefix="flashtable-test-", dir=MEMORY))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)

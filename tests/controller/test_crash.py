@@ -60,8 +60,8 @@ class Games:
 
 
 @pytest.fixture
-def games(tmp_path):
-    games = Games(tmp_path)
+def games(memory_path):
+    games = Games(memory_path)
     yield games
     games.close()
 

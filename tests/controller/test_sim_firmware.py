@@ -84,6 +84,14 @@ def test_game_time_waits_for_bytes_the_kernel_is_slow_to_pass_on(monkeypatch):
     asyncio.run(main())
 
 
+def as_in_a_terminal() -> None:
+    """In the child, before it runs: Ctrl-C's signal does what it does to a program started
+    in a terminal. A test run started in the background by a script (a shell without job
+    control ignores SIGINT in what it starts so) would hand on SIGINT ignored, and Python
+    keeps a signal ignored that it was started with: the table would never hear Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_a_headless_script_with_the_firmware_stops_cleanly_on_ctrl_c(tmp_path):
     script = tmp_path / "long.txt"
     script.write_text("tap seat1\nwait 900000\n", encoding="utf-8")  # days of game time
@@ -95,6 +103,7 @@ def test_a_headless_script_with_the_firmware_stops_cleanly_on_ctrl_c(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=as_in_a_terminal,
     )
     try:
         assert proc.stdout is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -16,12 +17,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TMUX = shutil.which("tmux")
+# A tmux server of this process's own (its socket named after it), apart from the user's and
+# from test runs in parallel; it goes with the module's last test, and its socket with it.
+SOCKET = f"flashtable-test-{os.getpid()}"
+SERVER = ["-L", SOCKET, "-f", os.devnull]
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def tmux_server() -> Iterator[None]:
+    yield
+    if TMUX is not None:
+        subprocess.run([TMUX, *SERVER, "kill-server"], capture_output=True)
+        sockets = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+        (sockets / SOCKET).unlink(missing_ok=True)
+
+
 def tmux(*args: str) -> str:
-    result = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
+    assert TMUX is not None
+    result = subprocess.run([TMUX, *SERVER, *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -54,7 +69,7 @@ def view(*options: str, after: str = "") -> Iterator[str]:
         yield session
     finally:
         if session_alive(session):
-            subprocess.run([TMUX, "kill-session", "-t", session], capture_output=True)
+            subprocess.run([TMUX, *SERVER, "kill-session", "-t", session], capture_output=True)
 
 
 def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat(tmp_path):
@@ -86,7 +101,8 @@ def test_sim_runs_in_a_real_terminal_and_shows_the_lcd_and_a_lit_seat(tmp_path):
 
 
 def session_alive(session: str) -> bool:
-    result = subprocess.run([TMUX, "has-session", "-t", session], capture_output=True)
+    assert TMUX is not None
+    result = subprocess.run([TMUX, *SERVER, "has-session", "-t", session], capture_output=True)
     return result.returncode == 0
 
 

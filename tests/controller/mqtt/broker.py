@@ -7,6 +7,7 @@ import base64
 import ctypes
 import hashlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -26,6 +27,7 @@ pattern readwrite flashtable/%u/#
 pattern write homeassistant/device/%u/config
 pattern read homeassistant/status
 """
+RUNNING = re.compile(r"mosquitto version \S+ running")  # its log, once every listener is open
 
 
 def mosquitto() -> str:
@@ -58,11 +60,16 @@ class Broker:
         self.directory = directory
         self.port = free_port()
         self.process: subprocess.Popen | None = None
+        self._started = False
         users = [OPERATOR, *tables]
         (directory / "passwd").write_text(
             "".join(password_line(user, PASSWORD) + "\n" for user in users)
         )
         (directory / "acl").write_text(ACL)
+        self._configure()
+
+    def _configure(self) -> None:
+        directory = self.directory
         (directory / "mosquitto.conf").write_text(
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous false\n"
@@ -74,6 +81,24 @@ class Broker:
         )
 
     def start(self) -> None:
+        """Start the broker. Its first start takes another free port while the one it drew is
+        taken meanwhile (test runs in parallel draw ports too); a restart keeps its port, which
+        the tables were given."""
+        for _ in range(20):
+            if self._start_once():
+                self._started = True
+                return
+            if self._started:
+                raise RuntimeError(f"mosquitto cannot listen on its port {self.port} again")
+            self.port = free_port()
+            self._configure()
+        raise RuntimeError("mosquitto found no free port")
+
+    def _start_once(self) -> bool:
+        """Whether this start listens on the port: the log of this very start says so (a
+        connection alone might reach another test run's broker on a port taken meanwhile)."""
+        log = self.directory / "mosquitto.log"
+        logged = log.stat().st_size if log.exists() else 0
         self.process = subprocess.Popen(
             [mosquitto(), "-c", str(self.directory / "mosquitto.conf")],
             stdout=subprocess.DEVNULL,
@@ -82,13 +107,21 @@ class Broker:
         )
         deadline = time.monotonic() + 30  # only a limit for a broker that never comes up
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+            exited = self.process.poll() is not None  # before the log: its last words are in
+            with open(log if log.exists() else os.devnull, "rb") as text:
+                text.seek(logged)
+                this_start = text.read().decode(errors="replace")
+            if "Address already in use" in this_start:
+                self.process.kill()
+                self.process.wait()
+                self.process = None
+                return False
+            if exited:
                 raise RuntimeError(f"mosquitto exited: {self.process.stderr.read().decode()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.02)
+            if RUNNING.search(this_start):
+                socket.create_connection(("127.0.0.1", self.port), timeout=5).close()
+                return True
+            time.sleep(0.02)
         raise RuntimeError("mosquitto did not start listening")
 
     def stop(self) -> None:
