@@ -2,19 +2,40 @@
 
 Time jumps to the next timer whenever nothing is readable, so seconds of protocol timeouts
 pass in milliseconds of real time. A pseudo-terminal hands written bytes to its other end a
-moment after `write` returns (the kernel does it in a worker thread, later on a busy
-machine), so after any write the loop waits in real time, up to SETTLE, for something to
-become readable before time may jump. While a thread of the loop's executor works (opening
+moment after `write` returns (the kernel does it in a worker thread: much later on a busy
+machine), so after a write to a pseudo-terminal whose other end this loop reads, the loop
+waits in real time, up to SETTLE, for something to become readable before time may jump
+(bytes a test's cable drops or a port's flush throws away never come: SETTLE is what each
+such write costs). While a thread of the loop's executor works (opening
 a serial port), time stands still.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import selectors
+import struct
 
-SETTLE = 0.5  # real seconds a written byte may take to arrive before time jumps anyway
+SETTLE = 2.0  # real seconds a written byte may take to arrive before time jumps anyway
+TIOCGPTN = 0x80045430  # the number of a pseudo-terminal's master (Linux)
+
+End = tuple[int, bool]  # a pseudo-terminal's number; whether it is the master
+
+
+def pty_end(fd: int) -> End | None:
+    """Which end of which pseudo-terminal `fd` is, if it is one."""
+    try:
+        return struct.unpack("I", fcntl.ioctl(fd, TIOCGPTN, b"\0\0\0\0"))[0], True
+    except OSError:
+        pass
+    try:
+        name = os.ttyname(fd)
+    except OSError:
+        return None
+    number = name.removeprefix("/dev/pts/")
+    return (int(number), False) if number.isdigit() else None
 
 
 class _JumpingSelector(selectors.DefaultSelector):
@@ -28,16 +49,25 @@ class _JumpingSelector(selectors.DefaultSelector):
             return super().select(timeout)
         ready = super().select(0)
         if ready or timeout <= 0:
-            loop.wrote = loop.wrote and not ready
+            if ready:
+                loop.wrote = set()
             return ready
-        if loop.wrote:
+        if loop.wrote and self._read_here(loop.wrote):
             # Bytes were written and nothing has shown up since: give the kernel its moment.
-            loop.wrote = False
+            loop.wrote = set()
             ready = super().select(min(timeout, SETTLE))
             if ready:
                 return ready
+        loop.wrote = set()
         loop.virtual += timeout
         return []
+
+    def _read_here(self, ends: set[End]) -> bool:
+        """Whether this loop reads one of `ends`."""
+        return any(
+            key.events & selectors.EVENT_READ and pty_end(key.fd) in ends
+            for key in self.get_map().values()
+        )
 
 
 class VirtualTimeLoop(asyncio.SelectorEventLoop):
@@ -45,12 +75,14 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         super().__init__(_JumpingSelector(self))
         self.virtual = 1000.0
         self.working = 0
-        self.wrote = False
+        self.wrote: set[End] = set()  # the ends bytes were written to since the last jump
         self._os_write = os.write
 
         def write(fd: int, data: bytes) -> int:
             n = self._os_write(fd, data)
-            self.wrote = True
+            end = pty_end(fd)
+            if n and end is not None:
+                self.wrote.add((end[0], not end[1]))  # the other end gets them
             return n
 
         os.write = write
