@@ -1,7 +1,10 @@
 """Thousands of generated damaged state files and configs, through the parsers the daemon reads
 them with: each gives a usable value or the one error its reader turns into a message, never
-another exception. (test_damaged_files.py runs fewer of them through the daemon and the
-commands themselves.) The counts are chosen so that the file runs in a few seconds."""
+another exception. What is read is what the spec promises: a resumed game is paused, with its
+seats, its turn and time left and the cards owed, and Play goes on with it; a setting is always
+one of its allowed values, and what the file held intact survives. (test_damaged_files.py runs
+fewer of them through the daemon and the commands themselves.) The counts are chosen so that
+the file runs in a few seconds."""
 
 import asyncio
 import contextlib
@@ -17,7 +20,8 @@ from hypothesis import strategies as st
 
 from controller import config
 from controller.errors import DamagedFile, SettingError, UndecodableSnapshot
-from controller.game import codec
+from controller.game import Phase, Press, Table, codec, render, step
+from controller.game.state import MAX_OWED
 from controller.settings import SETTINGS, Settings, setting
 from controller.storage import owed, snapshot
 from controller.storage.safe_read import parse_json
@@ -64,16 +68,54 @@ def resume(data: bytes) -> object:
         settings=Settings({}),
         stations=6,
         has_launcher=True,
-        now=100.0,
+        now=NOW,
         rng=random.Random(1),
         left=left,
     )
+
+
+NOW = 100.0
+STATIONS = 6
+
+
+def assert_resumed_playable(table: Table) -> None:
+    """A table resumed from a snapshot is one the table can show and play on: a game in play
+    comes back paused, lit for a seated player still in the round, with no negative time left
+    and no more cards owed than a deck; Play continues that very turn with that time."""
+    assert table.seated <= set(range(1, STATIONS + 1))
+    assert all(len(line) <= 16 for line in render(table).lines)
+    owed = table.launcher.queue
+    assert sum(d.cards for d in owed) <= MAX_OWED
+    assert all(d.cards > 0 and 1 <= d.seat <= STATIONS for d in owed)
+    assert table.phase in (Phase.SEATING, Phase.PAUSED, Phase.EXTREME, Phase.ROUND_OVER)
+    if table.phase is not Phase.PAUSED or table.turn is None:
+        return
+    seat, left = table.turn.seat, table.paused_left
+    assert seat in table.seated and seat not in table.places
+    assert left is None or left >= 0
+    played, effects = step(table, Press("play_pause", NOW + 1), NOW + 1, random.Random(0))
+    if left == 0:  # no time left: that very turn runs out at once
+        timeouts = [e.data["seat"] for e in effects if getattr(e, "type", None) == "timeout"]
+        assert timeouts == [seat]
+        return
+    assert played.phase is Phase.TURN and played.turn is not None
+    assert played.turn.seat == seat
+    if left is None:
+        assert played.turn.deadline is None
+    else:
+        assert played.turn.deadline == pytest.approx(NOW + 1 + left)
 
 
 def test_the_good_samples_are_good():
     """The damage below starts from files the readers take as they are."""
     good = resume(GOOD_SNAPSHOT)
     assert good.turn.seat == 5 and good.places == (4,) and good.standings.rounds == 2
+    # Paused, with the seats, the turn and its time left (the clock line's, the newer), and
+    # the cards owed.
+    assert good.phase is Phase.PAUSED and good.seated == {1, 3, 4, 5}
+    assert good.paused_left == pytest.approx(3.1)
+    assert [(d.seat, d.cards) for d in good.launcher.queue] == [(3, 2)]
+    assert_resumed_playable(good)
     assert owed._newest(GOOD_OWED)[1] == ((2, "jam"), None)
     assert isinstance(parse_json(GOOD_SETTINGS), dict)
     with tempfile.TemporaryDirectory() as name:
@@ -82,13 +124,26 @@ def test_the_good_samples_are_good():
         assert config.load(path).seats == 6
 
 
+@pytest.mark.parametrize("left", [-5.0, 0.0, 1.5, 3.2, 99.0])
+def test_the_time_left_is_the_clock_lines_within_what_the_turn_had(left):
+    """The clock line is newer than the turn's own figure, but never gives the turn more time
+    than it had, nor less than none."""
+    clock = json.dumps({"left": left}).ljust(snapshot.CLOCK_LINE - 1).encode() + b"\n"
+    table = resume(GOOD_SNAPSHOT.split(b"\n")[0] + b"\n" + clock)
+    assert table.paused_left == pytest.approx(max(0.0, min(left, 3.2)))
+    assert_resumed_playable(table)
+
+
 @examples(1000)
 @given(st.binary(max_size=200) | damaged(GOOD_SETTINGS) | damaged(GOOD_SNAPSHOT))
 def test_json_from_the_disk_is_a_value_or_damaged(data):
     try:
-        parse_json(data)
+        value = parse_json(data)
     except DamagedFile as err:
         assert str(err) and "\n" not in str(err)
+        return
+    # The value is the file's own: what any JSON reader makes of those bytes.
+    assert value == json.loads(data)
 
 
 @examples(1000)
@@ -129,8 +184,7 @@ def test_a_damaged_snapshot_resumes_a_game_or_is_set_aside(data):
     except (DamagedFile, UndecodableSnapshot) as err:
         assert str(err) and "\n" not in str(err)
         return
-    assert table.seated <= set(range(1, 7))
-    assert table.phase.value in ("seating", "paused", "extreme", "round_over")
+    assert_resumed_playable(table)
 
 
 snapshot_fields = st.sampled_from(sorted(json.loads(GOOD_SNAPSHOT.split(b"\n")[0])))
@@ -142,17 +196,37 @@ def test_a_snapshot_with_any_value_in_any_field_resumes_or_is_set_aside(field, v
     fields = json.loads(GOOD_SNAPSHOT.split(b"\n")[0])
     fields[field] = value
     line = json.dumps(fields).encode() + b"\n"
-    with contextlib.suppress(DamagedFile, UndecodableSnapshot):
-        resume(line + GOOD_SNAPSHOT[-snapshot.CLOCK_LINE :])
+    try:
+        table = resume(line + GOOD_SNAPSHOT[-snapshot.CLOCK_LINE :])
+    except (DamagedFile, UndecodableSnapshot) as err:
+        assert str(err) and "\n" not in str(err)
+        return
+    assert_resumed_playable(table)
+    # One damaged field loses nothing the others hold.
+    good = resume(GOOD_SNAPSHOT)
+    if field != "seated":
+        assert table.seated == good.seated
+    if field != "launcher":
+        assert table.launcher.queue == good.launcher.queue
+    if field not in ("phase", "turn"):
+        assert table.phase is Phase.PAUSED
+        assert table.turn.seat == good.turn.seat
+        assert table.paused_left == good.paused_left
 
 
 @examples(300)
 @given(st.sampled_from([s.key for s in SETTINGS]) | st.text(max_size=12), json_values)
 def test_any_saved_value_of_any_setting_parses_or_is_refused(key, value):
     try:
-        setting(key).parse(value)
+        parsed = setting(key).parse(value)
     except SettingError as err:
         assert str(err) and "\n" not in str(err)
+        return
+    # Always one of the setting's allowed values, and the same one when saved again.
+    assert parsed in setting(key).options
+    assert setting(key).parse(parsed) == parsed
+    if value in setting(key).options and not isinstance(value, bool):
+        assert parsed == value
 
 
 @examples(60)
@@ -182,6 +256,25 @@ def test_a_damaged_settings_file_loads_as_settings(scratch, data):
     (scratch / "settings.json").write_bytes(data)
     loaded = SettingsStore(scratch, Settings({})).load()
     assert isinstance(loaded.settings, Settings)
+    # Every setting has one of its allowed values ...
+    for entry in SETTINGS:
+        assert loaded.settings[entry.key] in entry.options
+    # ... and a file that reads holds its values: each one that parses is kept, unless it
+    # crossed its pair's other bound (then both keep theirs).
+    try:
+        held = parse_json(data)
+    except DamagedFile:
+        assert loaded.settings == Settings({})
+        return
+    if not isinstance(held, dict):
+        assert loaded.settings == Settings({})
+        return
+    crossed = " ".join(loaded.problems)
+    for key, value in held.items():
+        with contextlib.suppress(SettingError):
+            parsed = setting(key).parse(value)
+            if key not in crossed:
+                assert loaded.settings[key] == parsed
 
 
 @examples(500)

@@ -323,3 +323,84 @@ def test_a_slap_in_the_race_itself_says_nothing_more():
     mark = game.mark()
     game.tap("slap")
     assert game.lines == SLAP_LINES and game.sounds(mark) == []
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["in edge order", "handled in reverse"])
+def test_a_pair_exactly_one_millisecond_apart_is_drawn_at_random(reverse):
+    """Ties within 1 ms are decided at random: at exactly 1 ms either press may be ranked
+    last and take the penalty, and the LCD says "tie"."""
+    lost = set()
+    for seed in range(40):
+        game, slapper, t = slap_game(seed=seed)
+        a, b, c = game.others(slapper)
+        edges = [(a, t + 0.2), (b, t + 0.3), (c, t + 0.3 + 0.001)]
+        for seat, edge in reversed(edges) if reverse else edges:
+            game.feed(Press(f"seat{seat}", edge), t + 0.5)
+        game.run_until(t + 3.0)
+        [result] = game.announced("slap_result")
+        [loser] = result["slowest"]
+        assert loser in (b, c)
+        assert [p["seat"] for p in result["order"]] == [a, c if loser == b else b, loser]
+        assert result["tie"] is True
+        assert game.announced("penalty") == [{"seat": loser, "cards": 2, "reason": "slap"}]
+        assert game.lines == (f"Tie! Seat {loser} lost", "Draw 2 cards")
+        lost.add("later" if loser == c else "earlier")
+    assert lost == {"earlier", "later"}  # each of the two lost the draw for some seeds
+
+
+def test_a_pair_just_over_one_millisecond_apart_keeps_its_order():
+    for seed in range(20):
+        game, slapper, t = slap_game(seed=seed)
+        a, b, c = game.others(slapper)
+        game.press(f"seat{a}", t + 0.2)
+        game.press(f"seat{b}", t + 0.3)
+        game.press(f"seat{c}", t + 0.3 + 0.0011)
+        game.run_until(t + 3.0)
+        [result] = game.announced("slap_result")
+        assert [p["seat"] for p in result["order"]] == [a, b, c]
+        assert result["slowest"] == [c] and result["tie"] is False
+
+
+def test_in_table_mode_the_launcher_dispenses_the_slap_penalty_to_the_slowest():
+    game = Game(seed=1, stations=4, has_launcher=True)
+    slapper = game.start(1, 2, 3, 4)
+    game.wait(1.0)
+    game.press("slap")
+    t = game.now
+    a, b, c = game.others(slapper)
+    game.press(f"seat{a}", t + 0.2)
+    game.press(f"seat{b}", t + 0.3)
+    game.run_until(t + 3.0)
+    [result] = game.announced("slap_result")
+    assert result["slapper"] == slapper and result["slowest"] == [c]
+    owed = [(d.seat, d.cards, d.reason) for d in game.table.launcher.queue]
+    assert owed == [(c, 2, "slap")]
+
+
+def test_the_race_is_heard_each_press_and_its_close():
+    game, slapper, t = slap_game()
+    a, _, _ = game.others(slapper)
+    mark = game.mark()
+    game.press(f"seat{a}", t + 0.2)
+    assert game.sounds(mark) == ["slap_in"]
+    game.run_until(t + 3.0)
+    assert game.sounds(mark)[:2] == ["slap_in", "slap_over"]
+
+
+def test_the_slappers_turn_time_is_kept_to_the_millisecond():
+    game = Game(seed=0)
+    slapper = game.start(1, 2, 3)
+    started = game.table.turn.started
+    game.press("slap", started + 1.23456)
+    [event] = game.announced("slap_started")
+    assert event["seat"] == slapper and event["seconds"] == 1.235
+
+
+def test_seven_slowest_seats_fit_the_lcd():
+    """Eight seats, nobody races: the verdict names all seven on a 16-column line."""
+    game, slapper, t = slap_game(stations=8)
+    game.run_until(t + 3.0)
+    first, second = game.lines
+    assert len(first) <= 16 and first.startswith("Slowest: ")
+    assert second == "Each draws 2"
+    assert game.announced("slap_result")[0]["slowest"] == game.others(slapper)
