@@ -91,3 +91,24 @@ def test_firmware_sim_refuses_a_rate_above_one():
     )
     assert out.returncode == 2
     assert "--drop must be 0 to 1, not 1.5" in out.stderr
+
+
+def test_firmware_sim_logs_its_counts_on_sigusr1_and_runs_on():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller", "firmware-sim", "--seed", "5", "--cards", "9"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline().startswith("port: ")
+        proc.stdout.readline()  # the banner
+        proc.send_signal(signal.SIGUSR1)
+        assert "cards out: 0, left in the hopper: 9" in proc.stderr.readline()
+        assert proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "cards out: 0, left in the hopper: 9" in err
