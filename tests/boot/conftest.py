@@ -3,18 +3,16 @@ boots under QEMU with systemd as PID 1 (tests/boot/image.py, tests/boot/machine.
 
 They run only when named (`pytest tests/boot`): `./dev test` runs them once after the suite,
 since each starts a machine and the suite runs on several Pythons. The table is installed
-once a session, that machine booted to READY and saved; each test then gets a machine of its
-own on a copy-on-write overlay: restored from that save in seconds, or booted.
+once a session in a fresh machine, which is then saved; each test gets a machine of its own
+on a copy-on-write overlay, restored from that save in seconds, and boots it where the test
+is about booting (a power cut, then the power back).
 FLASHTABLE_BOOT_KEEP=1 keeps the session's directory (the consoles, the disks) afterwards.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,9 +22,10 @@ import pytest
 
 from tests.controller.mqtt.broker import Broker
 
+from .dealing import Firmware
 from .guest_table import BROKER_PORT, SHARE_TAG, TABLE, Share, install_table, make_share
 from .image import Image, cached, cannot_build, ensure_image, find_tool
-from .machine import Machine, die_with_parent
+from .machine import Machine
 from .watch import TableWatch
 
 HERE = Path(__file__).resolve().parent
@@ -115,63 +114,41 @@ def boot_machine(
 
 
 @dataclass
-class Installed:
-    """The disk after the operator's install, and what the install printed and took."""
-
-    disk: Path
-    output: str
-    install_seconds: float
-
-
-@pytest.fixture(scope="session")
-def installed(image, workdir, share, broker, pytestconfig) -> Installed:
-    """A machine with the table installed by systemd/install.sh and put on the broker, then
-    shut down cleanly: every test's disk starts from this one."""
-    machine = boot_machine(image, image.disk, workdir, "install", broker, share)
-    say(pytestconfig, f"installing the table in a fresh machine ({machine.disk})")
-    try:
-        machine.boot()
-        output, took = install_table(machine, share)
-        machine.shutdown()
-    finally:
-        machine.stop()
-    return Installed(machine.disk, output, took)
-
-
-@dataclass
 class Ready:
-    """The installed machine booted to READY, what that boot showed, and the machine saved
-    after its table was stopped: a test restores it in seconds where a boot takes most of a
-    minute under emulation."""
+    """A fresh machine with the table installed by systemd/install.sh and put on the broker
+    as an operator does (docs/deploy.md), what that showed, and the machine saved after its
+    table was stopped: a test restores it in seconds where a boot takes most of a minute
+    under emulation, and boots it when the test is about booting."""
 
     disk: Path
     state: Path
-    boot_seconds: float  # QEMU started to the agent's first answer
-    ready_seconds: float  # READY, after the guest's kernel started
+    output: str  # what install.sh printed
+    install_seconds: float
+    boot_seconds: float  # the fresh machine's boot: QEMU started to the agent's first answer
     journal: str
     facts: dict[str, str]
 
 
-# Shell commands whose output the booted table is checked on (test_boot.py).
+# Shell commands whose output the installed table is checked on (test_boot.py).
 FACTS = {
     "user": "ps -o user= -p $(systemctl show -P MainPID flashtable)",
     "restarts": "systemctl show -P NRestarts flashtable",
     "files": "ls -l /proc/$(systemctl show -P MainPID flashtable)/fd/",
     "modes": "stat -c %a /var/lib/flashtable /etc/flashtable",
+    "security": "systemd-analyze security --no-pager flashtable | tail -n 1",
 }
 
 
 @pytest.fixture(scope="session")
-def ready(image, installed, workdir, share, broker, pytestconfig) -> Ready:
-    machine = boot_machine(image, installed.disk, workdir, "ready", broker, share)
-    say(pytestconfig, "booting the installed machine to READY, to save it")
+def ready(image, workdir, share, broker, pytestconfig) -> Ready:
+    machine = boot_machine(image, image.disk, workdir, "install", broker, share)
+    say(pytestconfig, f"installing the table in a fresh machine ({machine.disk})")
     try:
         with TableWatch(broker, TABLE) as watch:
             to_shell = machine.boot()
-            machine.wait_until("systemctl is-active -q flashtable")
-            # On the host's broker, through the sandbox's one allowed address.
+            output, took = install_table(machine, share)
+            # Restarted on the host's broker, through the drop-in's allowed address.
             watch.online()
-        usec = machine.run("systemctl show -P ActiveEnterTimestampMonotonic flashtable").out
         facts = {name: machine.run(command).out.strip() for name, command in FACTS.items()}
         journal = machine.journal(lines=200)
         # Stopped: a table connected to the broker holds a connection QEMU cannot save.
@@ -180,7 +157,7 @@ def ready(image, installed, workdir, share, broker, pytestconfig) -> Ready:
         machine.save(state)
     finally:
         machine.stop()
-    return Ready(machine.disk, state, to_shell, int(usec) / 1e6, journal, facts)
+    return Ready(machine.disk, state, output, took, to_shell, journal, facts)
 
 
 @pytest.fixture
@@ -194,42 +171,11 @@ def machine(image, ready, workdir, share, broker, request) -> Iterator[Machine]:
     restored.stop()
 
 
-@dataclass
-class Firmware:
-    """`flashtable firmware-sim` on the host: the launcher's firmware on a simulated launcher,
-    on a pseudo-terminal that the guest has as its second serial port."""
-
-    process: subprocess.Popen[str]
-    port: str
-
-    def stop(self) -> int:
-        """Stop it; the cards that came out of its launcher in all."""
-        self.process.terminate()
-        _, log = self.process.communicate(timeout=60)
-        found = re.search(r"cards out: (\d+)", log)
-        assert found is not None, log
-        return int(found.group(1))
-
-
 @pytest.fixture
 def firmware() -> Iterator[Firmware]:
-    command = [str(Path(sys.executable).with_name("flashtable")), "firmware-sim", "--seed", "1"]
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=die_with_parent,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    assert line.startswith("port: "), line + (process.stderr.read() if process.stderr else "")
-    running = Firmware(process, line.removeprefix("port: ").strip())
+    running = Firmware(cards=500)
     yield running
-    if process.poll() is None:
-        process.kill()
-        process.wait()
+    running.stop()
 
 
 @pytest.fixture

@@ -60,7 +60,7 @@ password_file = "/etc/flashtable/mqtt-password"
 keepalive = 10
 """
 # A broker elsewhere than on the table: let through the sandbox by a drop-in, as
-# systemd/README.md tells an operator to.
+# docs/deploy.md (A broker on another machine) tells an operator to.
 BROKER_DROP_IN = f"[Service]\nIPAddressAllow={HOST_SERVICES}\n"
 
 
@@ -126,6 +126,9 @@ def install_table(machine: Machine, share: Share, *, broker: bool = True) -> tup
         owner = "flashtable:flashtable"
         machine.write("/etc/flashtable/mqtt-password", PASSWORD, mode="0600", owner=owner)
         machine.run("cat >> /etc/flashtable/flashtable.toml", stdin=MQTT_CONFIG.encode())
+        # docs/deploy.md, step 5: checked as the service's user, and a broker elsewhere let
+        # through the sandbox by a drop-in (A broker on another machine).
+        machine.run("runuser -u flashtable -- flashtable check-config")
         machine.write("/etc/systemd/system/flashtable.service.d/broker.conf", BROKER_DROP_IN)
         machine.run("systemctl daemon-reload && systemctl restart flashtable")
     machine.run("umount /mnt/host")  # QEMU cannot save a machine with the share mounted

@@ -32,8 +32,8 @@ from .image import HOST_SERVICES, Image
 ANSWER = re.compile(r"@@ (\S+) (\S+) ([0-9a-f]{8})$")
 RELAY = Path(__file__).with_name("relay.py")
 # Emulation is slow: generous, and a test that waits for an event never waits this long.
-BOOT_TIMEOUT = 300.0
-COMMAND_TIMEOUT = 120.0
+BOOT_TIMEOUT = 600.0
+COMMAND_TIMEOUT = 300.0
 MEMORY_MB = 1024
 # net.ifnames=0: the network card is eth0, whatever slot QEMU gives it (image.py names it).
 KERNEL_COMMAND_LINE = (
@@ -189,7 +189,7 @@ class Machine:
         self._wait_answer("ready", timeout)
         return time.monotonic() - self.started_at
 
-    def restore(self, state: Path, timeout: float = 120.0) -> float:
+    def restore(self, state: Path, timeout: float = 300.0) -> float:
         """Start QEMU from a state `save` wrote, on a disk as it was then (an overlay of the
         disk saved with it); the seconds until the agent answers."""
         self._start(["-incoming", f"exec:cat {shlex.quote(str(state))}"])
@@ -346,7 +346,7 @@ class Machine:
             stdin=text.encode(),
         )
 
-    def wait_until(self, condition: str, timeout: float = 120.0, every: float = 0.2) -> float:
+    def wait_until(self, condition: str, timeout: float = 300.0, every: float = 0.2) -> float:
         """Wait in the guest until the shell `condition` holds; the seconds it took, as the
         guest's clock measured them."""
         script = (

@@ -68,7 +68,7 @@ class TableWatch:
         self.close()
 
     def wait_for(
-        self, topic: str, check: Callable[[Message], bool], timeout: float = 120.0, after: int = 0
+        self, topic: str, check: Callable[[Message], bool], timeout: float = 300.0, after: int = 0
     ) -> Message:
         """The first message on `topic` (under the table's prefix) from index `after` on that
         passes `check`."""
@@ -87,16 +87,33 @@ class TableWatch:
                     raise TimeoutError(f"nothing on {topic} in {timeout:.0f} s; saw {seen[-30:]}")
                 self._changed.wait(left)
 
+    def until(self, condition: Callable[[], bool], what: str, timeout: float = 300.0) -> None:
+        """Wait until `condition` (of what has arrived) holds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while not condition():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"not in {timeout:.0f} s: {what}")
+                self._changed.wait(left)
+
+    def events(self, kind: str, after: int = 0) -> list[dict]:
+        """The events of `kind` that have arrived from index `after` on."""
+        with self._changed:
+            found = self.messages[after:]
+        event = self.prefix + "event"
+        return [m.json for m in found if m.topic == event and m.json.get("type") == kind]
+
     def mark(self) -> int:
         """An index for `wait_for(after=...)`: only what arrives from now on."""
         with self._changed:
             return len(self.messages)
 
-    def event(self, kind: str, timeout: float = 120.0, after: int = 0) -> dict:
+    def event(self, kind: str, timeout: float = 300.0, after: int = 0) -> dict:
         found = self.wait_for("event", lambda m: m.json.get("type") == kind, timeout, after)
         return found.json
 
-    def online(self, timeout: float = 120.0, after: int = 0) -> Message:
+    def online(self, timeout: float = 300.0, after: int = 0) -> Message:
         """The table coming online from now on: the broker's retained word may be an earlier
         table's, not yet taken back by its will."""
         return self.wait_for(
