@@ -31,7 +31,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.boot.dealing import DEAL, Firmware, deal_then, dealt, use_serial_launcher  # noqa: E402
+from tests.boot.dealing import (  # noqa: E402
+    DEAL,
+    Firmware,
+    deal_then,
+    dealt,
+    finished,
+    use_serial_launcher,
+)
 from tests.boot.guest_table import (  # noqa: E402
     BROKER_PORT,
     SHARE_TAG,
@@ -97,7 +104,7 @@ def power_cuts(
         machine.boot()
         machine.wait_until(ACTIVE, timeout=300)
         boots.append(ready_after_kernel(machine))
-        dealt(watch, mark)
+        dealt(watch, watch.came_online(after=mark))
         out = firmware.cards_out()
         if out != asked:
             raise AssertionError(f"power cut {cut + 1} after card {at_cards[-1]}: {out} != {asked}")
@@ -117,7 +124,8 @@ def dealing(watch: TableWatch, stop: threading.Event) -> None:
     while not stop.is_set():
         mark = watch.mark()
         watch.command(action="dispense", cards=DEAL)
-        dealt(watch, mark)
+        watch.event("dispense", after=mark)
+        finished(watch, mark)
 
 
 def main() -> int:

@@ -88,20 +88,25 @@ class Firmware:
         self.process.wait()
 
 
-def dealt(watch: TableWatch, after: int) -> dict:
-    """The table's state once it owes nothing and its launcher is idle, from `after` on;
-    its count of cards dispensed is this daemon's own: the `card_out` events since."""
-    state = watch.wait_for(
+def finished(watch: TableWatch, after: int) -> dict:
+    """The table's state once it owes nothing and its launcher is idle, from `after` on."""
+    return watch.wait_for(
         "state",
         lambda m: (m.json.get("owed"), m.json.get("launcher")) == (0, "idle"),
         after=after,
     ).json
+
+
+def dealt(watch: TableWatch, online: int) -> dict:
+    """`finished`, for a daemon that came online at index `online` (`came_online`): its
+    count of cards dispensed is its own, the `card_out` events it published since."""
+    state = finished(watch, online)
     # The retained state leaves before the events of the same moment (docs/mqtt.md).
     watch.until(
-        lambda: len(watch.events("card_out", after)) >= state["cards_dispensed"],
+        lambda: len(watch.events("card_out", online)) >= state["cards_dispensed"],
         f"{state['cards_dispensed']} card_out events, as the state counts",
     )
-    assert state["cards_dispensed"] == len(watch.events("card_out", after)), state
+    assert state["cards_dispensed"] == len(watch.events("card_out", online)), state
     return state
 
 

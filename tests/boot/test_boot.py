@@ -173,16 +173,16 @@ def test_the_serial_launcher_deals_exactly_what_was_asked_through_power_cuts_and
             mark = watch.mark()
             to_shell = machine.boot()
             machine.wait_until(ACTIVE)
+            online = watch.came_online(after=mark)
             if cut == 1:
                 # READY with every part: the LCD's bus, the launcher's port, the broker.
                 fds = machine.run(f"ls -l /proc/{MAIN_PID}/fd/").out
                 assert "/dev/i2c-0" in fds and "/dev/ttyS1" in fds, fds
-                watch.online(after=mark)
                 figure(
                     f"boot to READY, every part connected: {ready_seconds(machine):.1f} s after"
                     f" the guest's kernel started; to shell {to_shell:.1f} s after QEMU's"
                 )
-            dealt(watch, mark)
+            dealt(watch, online)
             out = firmware.cards_out()
             assert out == asked, f"power cut {cut} after card {at}: {out} dealt, {asked} asked"
 
@@ -195,7 +195,7 @@ def test_the_serial_launcher_deals_exactly_what_was_asked_through_power_cuts_and
         mark = watch.mark()
         machine.run(f"kill -STOP {MAIN_PID}")
         took = machine.wait_until(restarted(before))
-        dealt(watch, mark)
+        dealt(watch, watch.came_online(after=mark))
         assert firmware.cards_out() == asked
         journal = machine.journal(after=cursor)
     assert re.search(r"flashtable.service: Watchdog timeout \(limit 10s\)", journal), journal

@@ -120,6 +120,14 @@ class TableWatch:
             "status", lambda m: m.payload == b"online" and not m.retained, timeout, after
         )
 
+    def came_online(self, after: int, timeout: float = 300.0) -> int:
+        """The index of a table's coming online from index `after` on: whatever a daemon
+        publishes comes after its own `online` (docs/mqtt.md), so from there on it is all
+        that daemon's, none of one that stopped before it."""
+        message = self.online(timeout, after)
+        with self._changed:
+            return self.messages.index(message, after)
+
     def command(self, **fields) -> None:
         self.client.publish(self.prefix + "command", json.dumps(fields), qos=1).wait_for_publish()
 
