@@ -34,7 +34,12 @@ class CrossedBounds(SettingError):
 
 
 class CannotStart(TableError):
-    """The table cannot be built here; the message says why in one line."""
+    """The table cannot be built here; the message says why in one line, `lcd` in two short
+    ones for the LCD."""
+
+    def __init__(self, reason: object, lcd: str = "see its log") -> None:
+        super().__init__(reason)
+        self.lcd = ("Cannot start:", lcd)
 
 
 class TableStopped(TableError, RuntimeError):

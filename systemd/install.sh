@@ -60,6 +60,30 @@ account_tool() {
     fi
 }
 in_file() { [ -e "$2" ] && grep -q "^$1:" "$2"; }
+
+# Every file it writes is written durably: to a name of its own beside the file, flushed to
+# the disk, renamed over the old one, and its directory flushed to keep the rename. A power
+# cut at any moment leaves the old file or the new one, never a part of either (a unit file
+# cut to 0 bytes is a masked unit to systemd, and the table would stay dark).
+put_file() { # SOURCE DEST [install's options]
+    local source=$1 dest=$2
+    shift 2
+    install "$@" "$source" "$dest.new"
+    sync "$dest.new"
+    mv -T "$dest.new" "$dest"
+    sync "$(dirname "$dest")"
+}
+put_text() { # DEST TEXT
+    printf '%s\n' "$2" >"$1.new"
+    sync "$1.new"
+    mv -T "$1.new" "$1"
+    sync "$(dirname "$1")"
+}
+put_link() { # TARGET LINK
+    ln -sfn "$1" "$2.new"
+    mv -T "$2.new" "$2"
+    sync "$(dirname "$2")"
+}
 user_ids() { awk -F: -v name="$NAME" '$1 == name { print $3 ":" $4 }' "$ROOT/etc/passwd"; }
 
 ensure_packages() {
@@ -85,11 +109,13 @@ ensure_i2c() {
     if [ -z "$config" ]; then
         say "no Raspberry Pi boot config here: I2C left as it is"
     elif ! grep -qx "$I2C_LINE" "$config"; then
+        # Appended in place, so the file keeps its owner and mode (a FAT partition has none).
         printf '%s\n%s\n' "$I2C_MARK" "$I2C_LINE" >>"$config"
+        sync "$config"
         say "I2C enabled in $config (takes effect at the next boot)"
     fi
     mkdir -p "$(dirname "$MODULES")"
-    echo i2c-dev >"$MODULES"
+    put_text "$MODULES" i2c-dev
 }
 
 ensure_account() {
@@ -113,8 +139,10 @@ ensure_files() {
     local ids
     ids=$(user_ids)
     install -d -o root -g "${ids#*:}" -m 0750 "$ETC"
-    if [ ! -e "$CONFIG" ]; then
-        install -o root -g "${ids#*:}" -m 0640 "$HERE/$NAME.toml" "$CONFIG"
+    if [ ! -s "$CONFIG" ]; then
+        # Missing, or empty (all the same to the daemon: the defaults), as a power cut
+        # during an older installer's write left it.
+        put_file "$HERE/$NAME.toml" "$CONFIG" -o root -g "${ids#*:}" -m 0640
         say "wrote $CONFIG: the defaults, every key explained in a comment"
     else
         chgrp "${ids#*:}" "$CONFIG" && chmod g+r "$CONFIG"
@@ -142,6 +170,8 @@ new_release() {
         fail "pip could not install $FROM"
     fi
     install -m 0644 "$HERE/$NAME.service" "$release/$NAME.service"
+    # All of it on the disk before anything points at it.
+    sync -f "$release"
     ids=$(user_ids)
     if ! setpriv --reuid="${ids%:*}" --regid="${ids#*:}" --clear-groups \
         "$release/bin/$NAME" check-config --config "$CONFIG" >/dev/null; then
@@ -151,14 +181,33 @@ new_release() {
     echo "$release"
 }
 
-# Point current (and the unit and the command) at a release, atomically.
+# Point current (and the unit and the command) at a release, atomically and durably.
 switch_to() {
-    ln -sfn "releases/$(basename "$1")" "$OPT/current.new"
-    mv -T "$OPT/current.new" "$OPT/current"
+    put_link "releases/$(basename "$1")" "$OPT/current"
     mkdir -p "$(dirname "$UNIT")" "$(dirname "$COMMAND_LINK")"
-    install -m 0644 "$1/$NAME.service" "$UNIT"
-    ln -sfn "$OPT/current/bin/$NAME" "$COMMAND_LINK"
+    put_file "$1/$NAME.service" "$UNIT" -m 0644
+    put_link "$OPT/current/bin/$NAME" "$COMMAND_LINK"
     if systemd_running; then "$SYSTEMCTL" daemon-reload; fi
+}
+
+# An install that a power cut (or a hand) damaged: the unit or the command not as the
+# release in use has them. Put back as an install puts them; true if anything was.
+repair() {
+    local fixed=1
+    if ! cmp -s "$OPT/current/$NAME.service" "$UNIT"; then
+        mkdir -p "$(dirname "$UNIT")"
+        put_file "$OPT/current/$NAME.service" "$UNIT" -m 0644
+        say "repaired $UNIT (it was not the installed version's; empty, systemd had it masked)"
+        fixed=0
+    fi
+    if [ "$(readlink "$COMMAND_LINK")" != "$OPT/current/bin/$NAME" ]; then
+        mkdir -p "$(dirname "$COMMAND_LINK")"
+        put_link "$OPT/current/bin/$NAME" "$COMMAND_LINK"
+        say "repaired $COMMAND_LINK"
+        fixed=0
+    fi
+    if [ "$fixed" = 0 ] && systemd_running; then "$SYSTEMCTL" daemon-reload; fi
+    return "$fixed"
 }
 
 systemd_running() { [ "$("$SYSTEMCTL" is-system-running 2>/dev/null || true)" != offline ]; }
@@ -174,9 +223,13 @@ install_table() {
     ensure_i2c
     ensure_account
     ensure_files
-    if [ -e "$OPT/current" ]; then
+    if [ -n "$(version_of "$OPT/current")" ]; then
         say "flashtable $(version_of "$OPT/current") is installed already (--upgrade puts this one in)"
+        repair || true
     else
+        if [ -e "$OPT/current" ]; then
+            say "the installed version does not run (cut off while installed?): installing anew"
+        fi
         release=$(new_release) || exit 1
         switch_to "$release"
         say "installed flashtable $(version_of "$OPT/current") in $OPT"
@@ -222,7 +275,7 @@ upgrade_table() {
 }
 
 uninstall_table() {
-    local config group
+    local config group kept
     if [ -e "$UNIT" ]; then
         if systemd_running; then
             "$SYSTEMCTL" disable --now --quiet "$NAME"
@@ -239,7 +292,7 @@ uninstall_table() {
         awk -v mark="$I2C_MARK" -v line="$I2C_LINE" \
             'added && $0 == line { added = 0; next } { added = 0 }
              $0 == mark { added = 1; next } { print }' "$config" >"$config.new"
-        cat "$config.new" >"$config" && rm "$config.new"
+        cat "$config.new" >"$config" && sync "$config" && rm "$config.new"
     fi
     if in_file "$NAME" "$ROOT/etc/passwd"; then
         account_tool userdel "$NAME"
@@ -254,8 +307,13 @@ uninstall_table() {
         done <"$CREATED_GROUPS"
     fi
     rm -rf "$OPT"
-    say "removed Flash Table; kept the config in $ETC and the table's state in $STATE" \
-        "(delete them to forget this table)"
+    kept="the config in $ETC and the table's state in $STATE"
+    if [ -d "$UNIT.d" ]; then
+        # The operator's own (systemctl edit, the broker's address): kept as the config is,
+        # and named, since nothing else will ever read them.
+        kept="the config in $ETC, the table's state in $STATE and your drop-ins in $UNIT.d"
+    fi
+    say "removed Flash Table; kept $kept (delete them to forget this table)"
 }
 
 case ${1:-} in

@@ -31,7 +31,8 @@ def add_firmware_sim(
         "'port: /dev/pts/N': give that as [launcher] port (with link = \"serial\") to a "
         "daemon; the second is the banner the firmware writes on the line as it starts. Fault "
         "options damage the line between the port and the firmware, per byte; --jam makes "
-        "cards stick. Stops on Ctrl-C or SIGTERM.",
+        "cards stick. SIGUSR1 logs the cards out so far; stops on Ctrl-C or SIGTERM, logging "
+        "them.",
     )
     firmware.add_argument(
         "--cards", type=int, default=54, metavar="N", help="cards in the hopper (default: 54)"
@@ -82,17 +83,24 @@ async def run_firmware_sim(args: argparse.Namespace, seed: int) -> int:
     port = FirmwarePort(LineFaults(args.drop, args.duplicate, args.corrupt, args.delay))
     try:
         firmware = port.start(clock=LoopClock(loop), seed=seed, cards=args.cards, jam_rate=args.jam)
-        print(f"port: {port.port}", flush=True)
-        # Second, for a person: what the firmware wrote on the line as it started.
-        print(firmware.banner.rstrip("\r\n"), flush=True)
+        model = firmware.model
+
+        def counts() -> None:
+            log.info("cards out: %d, left in the hopper: %d", model.cards_out, model.cards_left)
+
         stopping = asyncio.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stopping.set)
+        # The counts while it runs, for whoever counts the cards on this side of the line;
+        # in place before the port is printed, as the others are.
+        loop.add_signal_handler(signal.SIGUSR1, counts)
+        print(f"port: {port.port}", flush=True)
+        # Second, for a person: what the firmware wrote on the line as it started.
+        print(firmware.banner.rstrip("\r\n"), flush=True)
         await stopping.wait()
         if port.relay is not None:
             log.info("line faults: %s", port.relay.counts)
-        model = firmware.model
-        log.info("cards out: %d, left in the hopper: %d", model.cards_out, model.cards_left)
+        counts()
     finally:
         port.close()
     return 0

@@ -67,6 +67,27 @@ def run_on_table_loop(main: Coroutine[Any, Any, T]) -> T:
         return runner.run(main)
 
 
+# `flashtable run`'s exit status when the table cannot be built here (sysexits' EX_CONFIG):
+# starting it again changes nothing, so the unit lists it in RestartPreventExitStatus=.
+CANNOT_START = 78
+
+
+def tell_on_lcd(config: Config, lines: tuple[str, str]) -> None:
+    """Leave `lines` on an I2C LCD, which needs no pins: the table cannot start, and the
+    glass keeps the reason after the process has gone. Nothing if it cannot be opened."""
+    if config.lcd_interface != "i2c":
+        return
+    from hardware.device_errors import DisplayUnavailable
+    from hardware.lcd import open_display
+
+    try:
+        display = open_display("i2c", i2c_port=config.i2c_port, i2c_address=config.i2c_address)
+    except DisplayUnavailable:
+        return
+    display.show(lines)
+    display.close()
+
+
 def build_daemon(
     config: Config,
     state_dir: Path,
@@ -101,7 +122,8 @@ def build_daemon(
     except PinFactoryUnavailable as err:
         # The Pi's backends install only on a Pi: elsewhere, say what runs instead.
         missing = isinstance(err.__cause__, ImportError)
-        raise CannotStart(f"{err}{NO_PI if missing else ''}") from err
+        word = "missing" if missing else "fails"
+        raise CannotStart(f"{err}{NO_PI if missing else ''}", f"GPIO {word}") from err
     pinmap = config.pinmap(simulated=simulated)
     try:
         if simulated:
@@ -133,7 +155,7 @@ def build_daemon(
     except BaseException as err:
         writer.close()
         if isinstance(err, GPIOZeroError | OSError):
-            raise CannotStart(f"cannot drive the table's pins: {err}") from err
+            raise CannotStart(f"cannot drive the table's pins: {err}", "pins fail") from err
         raise
     return daemon
 
@@ -156,7 +178,8 @@ async def run_daemon(
         daemon = build_daemon(config, state_dir, simulated=simulated, seed=seed, notices=notices)
     except CannotStart as err:
         print(f"flashtable: {err}", file=sys.stderr)
-        return 1
+        tell_on_lcd(config, err.lcd)
+        return CANNOT_START
 
     def stop() -> None:
         notify("STOPPING=1")

@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import ipaddress
 import logging
+import os
 import random
 import socket
 import ssl
@@ -189,7 +191,7 @@ class TableLink:
         self.config = config
         self.topics = Topics(table_id)
         self.control = control
-        self.outbox = outbox or Outbox()
+        self.outbox = outbox if outbox is not None else Outbox()  # an empty one is falsy
         self._rng = rng or random.Random()
         self._table: Table = control.table
         self._state: dict[str, object] | None = None
@@ -200,6 +202,8 @@ class TableLink:
         self._summary: asyncio.TimerHandle | None = None  # the refusals' next log line
         self._oversize_told = False
         self._stopping = asyncio.Event()
+        # While a `settings/set` is carried out: its answer publishes the settings, once.
+        self._answering_settings = False
         control.watch(self._on_event, self._on_step)
         self._on_step(control.table)
 
@@ -211,7 +215,9 @@ class TableLink:
 
     def _on_step(self, table: Table) -> None:
         previous, self._table = self._table, table
-        if self._state is None or table.settings is not previous.settings:
+        if self._state is None or (
+            table.settings is not previous.settings and not self._answering_settings
+        ):
             self._publish_settings()
         if self._state is None or table.standings is not previous.standings:
             self._publish_standings()
@@ -289,11 +295,12 @@ class TableLink:
                         told = cause
                         say = log.error if status == UNEXPECTED else log.warning
                         say(
-                            "MQTT: %s: %s (%s); trying again in %.1f s and on till connected",
+                            "MQTT: %s: %s (%s); trying again in %.1f s and on till connected%s",
                             where,
                             cause,
                             status,
                             wait,
+                            sandbox_hint(self.config.host, status),
                             exc_info=err if status == UNEXPECTED else None,
                         )
                     else:
@@ -419,7 +426,11 @@ class TableLink:
             raise MessageRefused("a retained message is not carried out; publish without retain")
         if topic == self.topics.settings_set:
             settings = settings_update(payload, self._table.settings)
-            await self.control.use_settings(settings)
+            self._answering_settings = True
+            try:
+                await self.control.use_settings(settings)
+            finally:
+                self._answering_settings = False
             self._publish_settings(cid)  # the answer, even when nothing changed
         elif topic == self.topics.command:
             await self.control.carry_out(order(payload))
@@ -453,6 +464,27 @@ def _abandon(attempt: aiomqtt.Client) -> None:
         sock.close()
     except Exception as err:  # tidying up must not be what ends the link
         log.debug("MQTT: closing a failed attempt's socket: %s", err)
+
+
+SANDBOX_HINT = (
+    ". The service's sandbox lets the table reach only this machine unless a drop-in "
+    "allows the broker's address (IPAddressAllow=, docs/deploy.md); without one, every "
+    "attempt to reach a broker elsewhere ends so"
+)
+
+
+def sandbox_hint(host: str, status: str) -> str:
+    """What to add to the log line of a broker on another machine that never answers, when
+    the table runs as systemd's service (which sets INVOCATION_ID): its sandbox drops the
+    packets to any address a drop-in has not allowed, and all the link sees is silence."""
+    if status not in ("no answer", "no network") or "INVOCATION_ID" not in os.environ:
+        return ""
+    if host == "localhost":
+        return ""
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(host).is_loopback:
+            return ""
+    return SANDBOX_HINT
 
 
 def _told(err: BaseException) -> str:

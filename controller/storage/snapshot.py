@@ -102,6 +102,9 @@ class Snapshots:
             unusable(self.path, str(err))
             return fresh, [SET_ASIDE]
         table = _owed_as_kept(table, owed)
+        # The Info screen's and MQTT's counts are this daemon's (docs/mqtt.md): a snapshot's
+        # are as old as its last write, which a card counted does not bring about.
+        table = replace(table, launcher=replace(table.launcher, cards_out=0, jams=0))
         self.resumed = table.phase
         log.info("resumed the game from %s: %s", self.path, table.phase.value)
         return table, [RESUMED] if table.phase is Phase.PAUSED else []

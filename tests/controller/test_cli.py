@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from controller.commands.cli import main
-from controller.commands.run import run_daemon
+from controller.commands.run import CANNOT_START, run_daemon
 from controller.config import Config
 
 
@@ -278,10 +278,25 @@ def test_log_level_help_names_where_the_log_goes(capsys, monkeypatch, command, s
 def test_run_without_the_pis_backends_says_that_sim_runs_here(capsys, monkeypatch, tmp_path):
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)  # as on a laptop
-    assert asyncio.run(run_daemon(Config(), tmp_path, simulated=False, seed=1)) == 1
+    # Its own exit status, which the unit's RestartPreventExitStatus= names: no restarts.
+    assert asyncio.run(run_daemon(Config(), tmp_path, simulated=False, seed=1)) == CANNOT_START
     err = capsys.readouterr().err
     assert err.startswith("flashtable: pin factory 'lgpio' is not installed")
     assert err.endswith(
         "install flashtable[pi] (on a Pi; elsewhere, --sim runs the table on simulated pins)\n"
     )
     assert err.count("\n") == 1
+
+
+def test_a_table_that_cannot_start_leaves_the_reason_on_its_i2c_lcd(monkeypatch, tmp_path):
+    import smbus2
+
+    from tests.hardware.test_lcd import ADDRESS, Backpack
+
+    backpack = Backpack()
+    monkeypatch.setattr(smbus2, "SMBus", lambda port: backpack)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)
+    config = Config(i2c_address=ADDRESS)
+    assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
+    assert backpack.model.lines == ("Cannot start:   ", "GPIO missing    ")

@@ -15,13 +15,18 @@ from firmware.frame import Decoder, encode
 from firmware.launcher import banner
 
 
-def test_firmware_sim_prints_its_port_first_and_answers_hello_there():
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller", "firmware-sim", "--seed", "3", "--corrupt", "0"],
+def firmware_sim(*options: str) -> subprocess.Popen[str]:
+    """`flashtable firmware-sim OPTIONS`, its output and log read by the test."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "controller", "firmware-sim", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_firmware_sim_prints_its_port_first_and_answers_hello_there():
+    proc = firmware_sim("--seed", "3", "--corrupt", "0")
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
@@ -49,12 +54,7 @@ def test_firmware_sim_prints_its_port_first_and_answers_hello_there():
 def test_firmware_sim_prints_the_launchers_banner_second():
     """After the port, the line the firmware writes as it starts (firmware/PROTOCOL.md): the
     board in it is the one INFO names."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller", "firmware-sim", "--seed", "4"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = firmware_sim("--seed", "4")
     try:
         assert proc.stdout is not None
         first, second = proc.stdout.readline(), proc.stdout.readline()
@@ -91,3 +91,19 @@ def test_firmware_sim_refuses_a_rate_above_one():
     )
     assert out.returncode == 2
     assert "--drop must be 0 to 1, not 1.5" in out.stderr
+
+
+def test_firmware_sim_logs_its_counts_on_sigusr1_and_runs_on():
+    proc = firmware_sim("--seed", "5", "--cards", "9")
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline().startswith("port: ")
+        proc.stdout.readline()  # the banner
+        proc.send_signal(signal.SIGUSR1)
+        assert "cards out: 0, left in the hopper: 9" in proc.stderr.readline()
+        assert proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "cards out: 0, left in the hopper: 9" in err

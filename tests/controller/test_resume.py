@@ -13,7 +13,7 @@ from controller.shell.renderer import Renderer
 from controller.simulation.table import SimTable
 from controller.storage import snapshot
 
-from .test_launcher_table import start
+from .test_launcher_table import jam_after_the_first_penalty_card, start
 
 RESUMED = ("Resumed         ", "press Play      ")
 
@@ -63,6 +63,22 @@ async def test_cards_owed_at_a_restart_go_to_the_seat_they_were_for(tmp_path):
         assert first + table.cards_out == 4
         assert {e.data["seat"] for e in table.events_of("card_out")} == {lit}
         assert table.daemon.table.stats[lit].launcher_cards == 4
+
+
+async def test_cards_dispensed_and_jams_count_from_the_daemons_start(tmp_path):
+    # docs/mqtt.md: `cards_dispensed` and `jams` are this daemon's, not a resumed game's.
+    settings = config(timeout_penalty=4, sleep_time="off")
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await jam_after_the_first_penalty_card(table)
+        assert table.daemon.table.launcher.jams == 1
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        launcher = table.daemon.table.launcher
+        # The jam still there at the restart is this daemon's once, not the old one's too.
+        assert (launcher.cards_out, launcher.jams) == (0, 1)
+        await table.tap("encoder.push")  # OK: the slot is clear
+        await table.advance(3.0)
+        assert table.cards_out == 3
+        assert table.daemon.table.launcher.cards_out == 3
 
 
 async def test_seating_survives_a_restart(tmp_path):

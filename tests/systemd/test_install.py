@@ -295,3 +295,33 @@ def test_usage_errors_exit_2_and_an_upgrade_needs_an_install(table):
     result = table.run("--upgrade")
     assert result.returncode == 1
     assert result.stderr == "install.sh: not installed yet: run install.sh without --upgrade\n"
+
+
+def test_a_run_again_repairs_what_a_power_cut_left_empty(table):
+    # Written in place, a file the power took before it reached the disk is left empty: a
+    # unit of 0 bytes is masked to systemd, and the table would stay dark.
+    installed(table)
+    unit = table.path("/etc/systemd/system/flashtable.service")
+    config = table.path("/etc/flashtable/flashtable.toml")
+    whole = unit.read_text()
+    unit.write_text("")
+    config.write_text("")
+    table.path("/usr/local/bin/flashtable").unlink()
+    result = table.run()
+    assert result.returncode == 0, result.stderr
+    assert "repaired" in result.stdout
+    assert unit.read_text() == whole
+    assert config.read_text() == (CHECKOUT / "systemd/flashtable.toml").read_text()
+    assert table.flashtable("settings").returncode == 0
+    assert table.active()
+
+
+def test_uninstall_names_the_operators_drop_ins_it_keeps(table):
+    installed(table)
+    drop_in = table.path("/etc/systemd/system/flashtable.service.d/broker.conf")
+    drop_in.parent.mkdir()
+    drop_in.write_text("[Service]\nIPAddressAllow=192.168.1.20\n")
+    result = table.run("--uninstall")
+    assert result.returncode == 0, result.stderr
+    assert f"your drop-ins in {drop_in.parent}" in result.stdout
+    assert drop_in.exists()

@@ -237,3 +237,68 @@ async def test_a_broker_that_is_back_is_reconnected_within_2_s(tmp_path, caplog)
         broker.stop()
     assert took < 2.0, f"reconnected {took:.2f} s after the broker was back"
     assert state["last_outage"] == "no broker"
+
+
+@pytest.mark.parametrize(
+    ("host", "status", "service", "hinted"),
+    [
+        ("192.168.1.20", "no answer", True, True),
+        ("broker.lan", "no network", True, True),
+        ("192.168.1.20", "no answer", False, False),  # not systemd's service: no sandbox
+        ("127.0.0.1", "no answer", True, False),
+        ("localhost", "no answer", True, False),
+        ("::1", "no answer", True, False),
+        ("192.168.1.20", "refused: auth", True, False),  # it answered
+        ("192.168.1.20", "no broker", True, False),
+    ],
+)
+def test_a_broker_elsewhere_that_never_answers_names_the_services_sandbox(
+    monkeypatch, host, status, service, hinted
+):
+    if service:
+        monkeypatch.setenv("INVOCATION_ID", "0123456789abcdef")
+    else:
+        monkeypatch.delenv("INVOCATION_ID", raising=False)
+    hint = link_module.sandbox_hint(host, status)
+    assert ("IPAddressAllow=" in hint) is hinted
+
+
+async def test_a_settings_set_is_answered_by_one_settings_message():
+    """The change reaches the table as a step, and the request is answered with the
+    settings: one message, however fast the sender takes what the step queued."""
+    from dataclasses import replace
+
+    from controller.config import MqttConfig
+    from controller.game.engine import new_table
+    from controller.mqtt.outbox import Outbox
+    from controller.settings import Settings
+
+    outbox = Outbox()
+    sent: list[str] = []
+
+    async def send_all() -> None:
+        while outbox:
+            message = await outbox.next()
+            outbox.sent(message)
+            sent.append(message.topic.rsplit("/", 1)[1])
+
+    class Control:
+        table = new_table(Settings(), 4)
+
+        def watch(self, on_event, on_step) -> None:
+            self.on_step = on_step
+
+        async def use_settings(self, settings) -> None:
+            self.table = replace(self.table, settings=settings)
+            self.on_step(self.table)
+            await send_all()  # the sender is quicker than the table's answer
+
+        def show_link(self, status: str) -> None:
+            pass
+
+    link = TableLink(MqttConfig("broker.lan", 1883), "t1", Control(), outbox=outbox)
+    await send_all()
+    sent.clear()
+    await link._handle("flashtable/t1/settings/set", b'{"volume": "low"}', retained=False, cid=None)
+    await send_all()
+    assert sent.count("settings") == 1, sent
