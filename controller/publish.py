@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .game import Table
+from .game import Table, View
 
 log = logging.getLogger(__name__)
 
@@ -25,11 +25,14 @@ Listener = Callable[[GameEvent], None]
 
 
 class Publisher:
-    """Numbers the game's announcements and hands each to every listener, in order."""
+    """Numbers the game's announcements and hands each to every listener, in order; hands
+    the table after each step to its watchers, and what the table shows to its viewers."""
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
         self._watchers: list[Callable[[Table], None]] = []
+        self._viewers: list[Callable[[View], None]] = []
+        self._shown: View | None = None
         self._seq = 0
 
     def watch(self, watcher: Callable[[Table], None]) -> None:
@@ -39,6 +42,23 @@ class Publisher:
     def stepped(self, table: Table) -> None:
         for watcher in list(self._watchers):
             watcher(table)
+
+    def look(self, viewer: Callable[[View], None]) -> None:
+        """Call `viewer` with what the lights and the LCD show, menu and notices included,
+        whenever that changes (on the loop)."""
+        self._viewers.append(viewer)
+
+    def showing(self, view: View | None) -> None:
+        if view is None or view == self._shown:
+            return
+        self._shown = view
+        for viewer in list(self._viewers):
+            viewer(view)
+
+    @property
+    def shown(self) -> View | None:
+        """What the lights and the LCD show now (None before the first screen)."""
+        return self._shown
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)

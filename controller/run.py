@@ -160,6 +160,7 @@ async def run_daemon(
 
     from .mqtt import linked
     from .sdnotify import keep_watchdog_fed, notify, watchdog_interval
+    from .web import served
 
     loop = asyncio.get_running_loop()
     try:
@@ -184,7 +185,7 @@ async def run_daemon(
         pins,
         seed,
     )
-    async with linked(config, daemon):
+    async with linked(config, daemon), served(config, daemon):
         running = asyncio.create_task(daemon.run())
         await asyncio.sleep(0)  # the table has drawn its first screen
         notify("READY=1")
