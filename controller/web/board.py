@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..game import Phase, Table, View
 from ..game.glyphs import readable
 from ..game.light_marks import LIGHT_MARKS, seat_label
+from ..game.text import COLUMNS
 from ..game.turns import warning
 
 
@@ -22,7 +23,7 @@ def board_payload(view: View) -> dict[str, object]:
             }
             for seat, pattern in enumerate(view.lights, start=1)
         ],
-        "lcd": [readable(line) for line in view.lines],
+        "lcd": [readable(line.ljust(COLUMNS)) for line in view.lines],  # as on the glass
         "backlight": view.backlight,
     }
 

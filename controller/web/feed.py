@@ -149,6 +149,8 @@ class Feed:
         data, self._pending = b"".join(self._pending), []
         for stream in list(self._streams):
             stream.put(data)
+            if stream.dropped:
+                self._streams.discard(stream)
 
     # -- the streams ---------------------------------------------------------------------
 
