@@ -110,7 +110,6 @@ function showEvent(event) {
   if (event.type === "slap_result") showSlap(event);
   if (event.type === "hit") showHit(event);
   if (event.type === "round_over") showRound(event);
-  if (event.type === "round_started") $("round").hidden = true;
 }
 
 function showSlap(event) {
@@ -247,9 +246,10 @@ async function command(action, extra = {}) {
 function wire() {
   $("login").addEventListener("submit", async (e) => {
     e.preventDefault();
+    const password = $("password").value;
+    $("password").value = "";
     try {
-      await post("/login", { password: $("password").value });
-      $("password").value = "";
+      await post("/login", { password });
       say("Signed in.");
       await loadRemote();
       if (settingsModel.view_needs_password && !source) connect();
