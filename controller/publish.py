@@ -20,6 +20,15 @@ class GameEvent:
     data: dict[str, object]
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What the table shows: its lights and LCD, and whether its launcher's link is up
+    (the LCD takes turns saying it is not); None without a launcher."""
+
+    view: View
+    launcher_link: bool | None
+
+
 # Called on the daemon's loop for every event, in order; it must return at once.
 Listener = Callable[[GameEvent], None]
 
@@ -31,8 +40,8 @@ class Publisher:
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
         self._watchers: list[Callable[[Table], None]] = []
-        self._viewers: list[Callable[[View], None]] = []
-        self._shown: View | None = None
+        self._viewers: list[Callable[[Shown], None]] = []
+        self._shown: Shown | None = None
         self._seq = 0
 
     def watch(self, watcher: Callable[[Table], None]) -> None:
@@ -43,21 +52,24 @@ class Publisher:
         for watcher in list(self._watchers):
             watcher(table)
 
-    def look(self, viewer: Callable[[View], None]) -> None:
+    def look(self, viewer: Callable[[Shown], None]) -> None:
         """Call `viewer` with what the lights and the LCD show, menu and notices included,
         whenever that changes (on the loop)."""
         self._viewers.append(viewer)
 
-    def showing(self, view: View | None) -> None:
-        if view is None or view == self._shown:
+    def showing(self, view: View | None, launcher_link: bool | None) -> None:
+        if view is None:
             return
-        self._shown = view
+        shown = Shown(view, launcher_link)
+        if shown == self._shown:
+            return
+        self._shown = shown
         for viewer in list(self._viewers):
-            viewer(view)
+            viewer(shown)
 
     @property
-    def shown(self) -> View | None:
-        """What the lights and the LCD show now (None before the first screen)."""
+    def shown(self) -> Shown | None:
+        """What the table shows now (None before its first screen)."""
         return self._shown
 
     def listen(self, listener: Listener) -> None:

@@ -4,15 +4,17 @@ time for the page's bar. Built from the daemon's published view and table."""
 
 from __future__ import annotations
 
-from ..game import Phase, Table, View
+from ..game import Phase, Table
 from ..game.glyphs import readable
 from ..game.light_marks import LIGHT_MARKS, seat_label
 from ..game.text import COLUMNS
 from ..game.turns import warning
+from ..publish import Shown
 
 
-def board_payload(view: View) -> dict[str, object]:
-    """The lights, seat 1 first, and the LCD, as they show now."""
+def board_payload(shown: Shown) -> dict[str, object]:
+    """The lights, seat 1 first, the LCD, as they show now, and the launcher's link."""
+    view = shown.view
     return {
         "lights": [
             {
@@ -25,6 +27,7 @@ def board_payload(view: View) -> dict[str, object]:
         ],
         "lcd": [readable(line.ljust(COLUMNS)) for line in view.lines],  # as on the glass
         "backlight": view.backlight,
+        "launcher_link": shown.launcher_link,
     }
 
 

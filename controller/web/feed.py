@@ -15,12 +15,12 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from ..game import Table, View
+from ..game import Table
 from ..mqtt.topics import event_payload, settings_payload, standings_payload, state_snapshot
 from .board import board_payload, timer_key, timer_payload
 
 if TYPE_CHECKING:
-    from ..publish import GameEvent
+    from ..publish import GameEvent, Shown
 
 log = logging.getLogger(__name__)
 
@@ -116,8 +116,8 @@ class Feed:
             self._set("standings", standings_payload(table))
         self._stepped(table)
 
-    def on_view(self, view: View) -> None:
-        self._set("board", board_payload(view))
+    def on_view(self, shown: Shown) -> None:
+        self._set("board", board_payload(shown))
 
     def _stepped(self, table: Table) -> None:
         if not self._current:  # the first: everything

@@ -11,6 +11,8 @@ let source = null;
 let timer = null; // the latest timer message, and when it came (performance.now())
 let settingsModel = null;
 let settings = {};
+let launcherText = "";
+let linkDown = false;
 
 function text(el, value) {
   if (el.textContent !== value) el.textContent = value;
@@ -47,8 +49,15 @@ function showState(state) {
     jam: `JAM: clear the slot, then OK. ${state.owed} owed.`,
     empty: `Empty: refill the hopper, then OK. ${state.owed} owed.`,
   }[state.launcher] || state.launcher;
-  text($("launcher"), `${launcher} ${state.cards_dispensed} dealt, ${state.jams} jams.`);
+  launcherText = `${launcher} ${state.cards_dispensed} dealt, ${state.jams} jams.`;
   $("launcher").dataset.state = state.launcher;
+  showLauncher();
+}
+
+function showLauncher() {
+  const down = linkDown ? "Link to the launcher down: cards wait. " : "";
+  text($("launcher"), down + launcherText);
+  $("launcher").dataset.link = linkDown ? "down" : "up";
 }
 
 function showBoard(board) {
@@ -69,6 +78,8 @@ function showBoard(board) {
     item.setAttribute("aria-label", `Seat ${light.seat}: ${light.meaning}`);
   });
   text($("lcd"), board.lcd.join("\n"));
+  linkDown = board.launcher_link === false;
+  showLauncher();
 }
 
 function showTimer() {

@@ -12,6 +12,9 @@ shares stdout).
   lcd                                     "driver: LINE1|LINE2", what the LCD shows
   setting KEY                             "driver: VALUE", the table's setting now
   lights                                  "driver: PATTERN PATTERN ...", seat 1 first
+  timed NAME                              a tap, answered "driver: PRESSED LIT": the wall
+                                          clock (time.time) at the press, and when a light's
+                                          pin first moved for a new pattern (0: none did)
 Usage: python table_process.py [flashtable run options]
 """
 
@@ -86,9 +89,11 @@ def act(words: list[str]) -> str:
     elif verb in ("jam", "clear"):
         model: LauncherModel = built["launcher"]
         on_loop(model.jam if verb == "jam" else model.clear_jam)
+    elif verb == "timed":
+        return timed_tap(daemon, inputs[arg].pin)
     elif verb == "lcd":
         shown = on_loop(lambda: daemon.publisher.shown)
-        return "|".join(shown.lines) if shown is not None else ""
+        return "|".join(shown.view.lines) if shown is not None else ""
     elif verb == "setting":
         return str(on_loop(lambda: daemon.table.settings[arg]))
     elif verb == "lights":
@@ -97,6 +102,29 @@ def act(words: list[str]) -> str:
     else:
         return f"unknown command {verb!r}"
     return "done"
+
+
+def timed_tap(daemon: Daemon, pin: Any) -> str:
+    lights = daemon.board.lights
+    before = {seat: light.pattern for seat, light in lights.items()}
+    lit = threading.Event()
+    stamp = [0.0]
+
+    def moved(seat: int) -> None:  # on the loop, as the light's pin changes level
+        if not lit.is_set() and lights[seat].pattern != before[seat]:
+            stamp[0] = time.time()
+            lit.set()
+
+    watchers = [(lights[s].pin, lambda level, s=s: moved(s)) for s in lights]
+    on_loop(lambda: [light_pin.listeners.append(w) for light_pin, w in watchers])
+    pressed = time.time()
+    pin.drive_low()
+    lit.wait(5.0)
+    time.sleep(TAP)
+    pin.drive_high()
+    time.sleep(TAP)
+    on_loop(lambda: [light_pin.listeners.remove(w) for light_pin, w in watchers])
+    return f"{pressed:.6f} {stamp[0]:.6f}"
 
 
 def drive() -> None:

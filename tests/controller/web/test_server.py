@@ -287,3 +287,24 @@ async def test_a_stream_that_falls_behind_is_dropped_and_the_table_plays_on(tmp_
         assert table.daemon.table.seated == {3}  # two seats claimed, then let go again
     finally:
         await closed(table, page)
+
+
+async def test_the_page_is_told_when_the_launchers_link_goes_down_and_comes_back(tmp_path):
+    table = SimTable(web_config(tmp_path), seed=1, firmware=True)
+    await table.__aenter__()
+    page = Page(table, aiohttp.ClientSession())
+    try:
+        async with page.stream() as response:
+            reader = EventReader(response)
+            first = await reader.until(lambda m: m.kind == "board")
+            assert first.data["launcher_link"] is True
+            port = table.firmware_port
+            assert port is not None and port.firmware is not None
+            port.firmware.close()  # the controller falls silent
+            await table.advance(1.5)
+            await reader.until(lambda m: m.kind == "board" and m.data["launcher_link"] is False)
+            port.start(clock=table.clock, seed=2)  # the board is back
+            await table.advance(0.5)
+            await reader.until(lambda m: m.kind == "board" and m.data["launcher_link"] is True)
+    finally:
+        await closed(table, page)
