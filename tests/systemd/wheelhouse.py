@@ -58,7 +58,8 @@ def _write_wheel(path: Path, files: list[tuple[str, bytes]], info: str) -> Path:
 
 
 def repack(dist: metadata.Distribution, out: Path) -> Path:
-    """A pure-Python installed distribution as a wheel again."""
+    """An installed distribution as a wheel again: a pure-Python one for any platform, one
+    with compiled modules (aiohttp's) for the platform it was installed for, this one."""
     files = [
         f
         for f in dist.files or []
@@ -68,10 +69,11 @@ def repack(dist: metadata.Distribution, out: Path) -> Path:
     ]
     info = next(f.parent for f in files if f.name == "METADATA")
     wheel_file = Path(str(dist.locate_file(info / "WHEEL"))).read_text(encoding="utf-8")
-    assert "Root-Is-Purelib: true" in wheel_file, f"{dist.name} is not pure Python"
+    tags = re.findall(r"^Tag: (\S+)$", wheel_file, flags=re.M)
+    tag = "py3-none-any" if "Root-Is-Purelib: true" in wheel_file else tags[0]
     name = canonicalize_name(dist.metadata["Name"]).replace("-", "_")
     contents = [(f.as_posix(), Path(str(dist.locate_file(f))).read_bytes()) for f in files]
-    return _write_wheel(out / f"{name}-{dist.version}-py3-none-any.whl", contents, info.as_posix())
+    return _write_wheel(out / f"{name}-{dist.version}-{tag}.whl", contents, info.as_posix())
 
 
 def build_table_wheel(out: Path, version: str, patch: dict[str, tuple[str, str]]) -> Path:

@@ -49,7 +49,7 @@ function showState(state) {
     jam: `JAM: clear the slot, then OK. ${state.owed} owed.`,
     empty: `Empty: refill the hopper, then OK. ${state.owed} owed.`,
   }[state.launcher] || state.launcher;
-  launcherText = `${launcher} ${state.cards_dispensed} dealt, ${state.jams} jams.`;
+  launcherText = `${launcher} ${state.cards_dispensed} dealt, ${state.jams} jam${state.jams === 1 ? "" : "s"}.`;
   $("launcher").dataset.state = state.launcher;
   showLauncher();
 }
@@ -113,7 +113,6 @@ function showEvent(event) {
   if (event.seq <= lastSeq) return; // a repeat after a reconnection
   lastSeq = event.seq;
   const item = document.createElement("li");
-  item.value = event.seq;
   item.textContent = describe(event);
   const events = $("events");
   events.prepend(item);
@@ -152,7 +151,7 @@ function showHit(event) {
 
 function showRound(event) {
   $("round").hidden = false;
-  text($("round-winner"), event.winner === null ? "Ended from the menu." : `Seat ${event.winner} won.`
+  text($("round-winner"), event.winner === null ? "Ended before anyone went out." : `Seat ${event.winner} won.`
     + (event.places.length ? ` Places: ${event.places.join(", ")}.` : ""));
   const head = ["Seat", "Turns", "Avg turn s", "Timeouts", "SLAPs lost", "SLAP best ms", "Cards"];
   const rows = event.seats.map((s) => [s.seat, s.turns, s.average_turn ?? "–", s.timeouts,

@@ -68,9 +68,16 @@ def seat_showing(browser: WebDriver, *patterns: str) -> int | None:
     return None
 
 
-def shoot(browser: WebDriver, name: str) -> None:
-    if SHOTS:
+def shoot(browser: WebDriver, name: str, element: str | None = None) -> None:
+    """A screenshot for docs/web.md, with WEB_SCREENSHOTS set: the page from its top, or
+    one of its parts."""
+    if not SHOTS:
+        return
+    if element is None:
+        browser.execute_script("window.scrollTo(0, 0)")
         browser.save_screenshot(str(Path(SHOTS) / name))
+    else:
+        browser.find_element(By.ID, element).screenshot(str(Path(SHOTS) / name))
 
 
 def test_the_live_view_follows_joins_the_turn_its_time_and_a_slap(browser, table):
@@ -118,6 +125,7 @@ def test_a_wrong_password_changes_nothing_and_the_right_one_opens_the_remote(bro
     field.send_keys(PASSWORD)
     browser.find_element(By.CSS_SELECTOR, "#login button").click()
     until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "the remote")
+    assert not browser.find_element(By.ID, "login").is_displayed()
 
 
 def test_a_setting_changed_on_the_page_reaches_the_table(browser, table):
@@ -175,7 +183,8 @@ def test_a_jam_shows_on_the_page_and_ok_at_the_table_clears_it(browser, table):
     launcher = browser.find_element(By.ID, "launcher")
     until(browser, lambda b: launcher.get_attribute("data-state") == "jam", "the jam shows")
     assert "JAM" in launcher.text and "3 owed" in launcher.text
-    shoot(browser, "web-remote.png")
+    shoot(browser, "web-remote.png", "remote")
+    shoot(browser, "web-jam.png", "launcher-box")
     table.do("clear")
     table.do("tap encoder.push")  # OK
     until(browser, lambda b: launcher.get_attribute("data-state") != "jam", "the jam is over")
