@@ -5,8 +5,10 @@ its own origin, through the daemon's door, with a clear reason whenever it refus
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
@@ -51,49 +53,46 @@ class Page:
         return self.session.get(f"{self.origin}/events{query}")
 
 
-async def opened(tmp_path, **options: object) -> tuple[SimTable, Page]:
-    table = SimTable(web_config(tmp_path, **options), seed=2)
-    await table.__aenter__()
-    return table, Page(table, aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)))
-
-
-async def closed(table: SimTable, page: Page) -> None:
-    await page.session.close()
-    await table.__aexit__(None, None, None)
+@contextlib.asynccontextmanager
+async def serving(
+    tmp_path, *, firmware: bool = False, **options: object
+) -> AsyncIterator[tuple[SimTable, Page]]:
+    """A simulated table serving its page, and a browser's view of it."""
+    jar = aiohttp.CookieJar(unsafe=True)  # the table is an IP address
+    async with (
+        SimTable(web_config(tmp_path, **options), seed=2, firmware=firmware) as table,
+        aiohttp.ClientSession(cookie_jar=jar) as session,
+    ):
+        yield table, Page(table, session)
 
 
 async def test_the_stream_carries_the_mqtt_bridges_state_settings_and_events(tmp_path):
-    table, page = await opened(tmp_path)
-    try:
-        async with page.stream() as response:
-            assert response.headers["Content-Type"] == "text/event-stream"
-            reader = EventReader(response)
-            await reader.until(lambda m: m.kind == "reset")
-            state = reader.of("state")[-1].data
-            assert state == state_snapshot(table.daemon.table)
-            assert reader.of("settings")[-1].data == settings_payload(table.daemon.table.settings)
-            board = reader.of("board")[-1].data
-            assert board["lcd"] == list(table.lcd) and board["lights"][0]["pattern"] == "off"
-            await table.tap("seat1")
-            claimed = await reader.until(lambda m: m.kind == "game")
-            [event] = table.events_of("seat_claimed")
-            assert claimed.data == event_payload(event) and claimed.id == event.seq
-            lit = await reader.until(lambda m: m.kind == "board")
-            assert lit.data["lights"][0] == {
-                "seat": 1,
-                "pattern": "on",
-                "label": "(1)",
-                "meaning": "steady: seated, or out",
-            }
-            state = await reader.until(lambda m: m.kind == "state")
-            assert state.data["seats"] == [1]
-    finally:
-        await closed(table, page)
+    async with serving(tmp_path) as (table, page), page.stream() as response:
+        assert response.headers["Content-Type"] == "text/event-stream"
+        reader = EventReader(response)
+        await reader.until(lambda m: m.kind == "reset")
+        state = reader.of("state")[-1].data
+        assert state == state_snapshot(table.daemon.table)
+        assert reader.of("settings")[-1].data == settings_payload(table.daemon.table.settings)
+        board = reader.of("board")[-1].data
+        assert board["lcd"] == list(table.lcd) and board["lights"][0]["pattern"] == "off"
+        await table.tap("seat1")
+        claimed = await reader.until(lambda m: m.kind == "game")
+        [event] = table.events_of("seat_claimed")
+        assert claimed.data == event_payload(event) and claimed.id == event.seq
+        lit = await reader.until(lambda m: m.kind == "board")
+        assert lit.data["lights"][0] == {
+            "seat": 1,
+            "pattern": "on",
+            "label": "(1)",
+            "meaning": "steady: seated, or out",
+        }
+        state = await reader.until(lambda m: m.kind == "state")
+        assert state.data["seats"] == [1]
 
 
 async def test_a_page_that_comes_back_resumes_after_the_last_event_it_saw(tmp_path):
-    table, page = await opened(tmp_path)
-    try:
+    async with serving(tmp_path) as (table, page):
         for seat in ("seat1", "seat2", "seat3"):
             await table.tap(seat)
         seqs = [e.seq for e in table.events]
@@ -107,13 +106,10 @@ async def test_a_page_that_comes_back_resumes_after_the_last_event_it_saw(tmp_pa
             reader = EventReader(response)
             await reader.until(lambda m: m.kind == "game" and m.id == seqs[-1])
         assert len(reader.of("reset")) == 1 and [m.id for m in reader.of("game")] == seqs
-    finally:
-        await closed(table, page)
 
 
 async def test_a_signed_in_page_changes_a_setting_and_deals_twelve_cards(tmp_path):
-    table, page = await opened(tmp_path)
-    try:
+    async with serving(tmp_path) as (table, page):
         assert await page.sign_in() == 200
         status, answer = await page.post("/settings", {"turn_timer": 9, "picker": "fair"})
         assert status == 200 and answer["settings"]["turn_timer"] == 9
@@ -123,8 +119,6 @@ async def test_a_signed_in_page_changes_a_setting_and_deals_twelve_cards(tmp_pat
         await table.advance(8.0)
         assert table.events_of("dispense")[-1].data["cards"] == 12
         assert table.cards_out == 12
-    finally:
-        await closed(table, page)
 
 
 @pytest.mark.parametrize(
@@ -143,24 +137,24 @@ async def test_a_signed_in_page_changes_a_setting_and_deals_twelve_cards(tmp_pat
 async def test_a_bad_settings_request_is_refused_with_its_reason_and_changes_nothing(
     tmp_path, body, status, reason
 ):
-    table, page = await opened(tmp_path)
-    try:
+    headers = {"Content-Type": "application/json"} if isinstance(body, bytes) else {}
+    got, answer = await refused_change(tmp_path, body, headers)
+    assert got == status and reason in answer["error"]
+
+
+async def refused_change(tmp_path, body: object, headers: dict[str, str]) -> tuple[int, dict]:
+    """A signed-in page's settings change that the table refuses: its answer, once it is
+    clear that nothing changed."""
+    async with serving(tmp_path) as (table, page):
         await page.sign_in()
         before = table.daemon.table.settings
-        got, answer = await page.post(
-            "/settings",
-            body,
-            **({"Content-Type": "application/json"} if isinstance(body, bytes) else {}),
-        )
-        assert got == status and reason in answer["error"]
+        answer = await page.post("/settings", body, **headers)
         assert table.daemon.table.settings == before
-    finally:
-        await closed(table, page)
+        return answer
 
 
 async def test_a_command_the_table_cannot_carry_out_now_says_why(tmp_path):
-    table, page = await opened(tmp_path)
-    try:
+    async with serving(tmp_path) as (table, page):
         await page.sign_in()
         assert await page.post("/command", {"action": "pause"}) == (
             409,
@@ -169,13 +163,10 @@ async def test_a_command_the_table_cannot_carry_out_now_says_why(tmp_path):
         status, answer = await page.post("/command", {"action": "dispense", "cards": 13})
         assert status == 400 and "1 to 12" in answer["error"]
         assert table.events_of("dispense") == []
-    finally:
-        await closed(table, page)
 
 
 async def test_without_the_password_nothing_changes_and_a_wrong_one_is_slowed(tmp_path, caplog):
-    table, page = await opened(tmp_path)
-    try:
+    async with serving(tmp_path) as (table, page):
         before = table.daemon.table.settings
         assert (await page.post("/settings", {"turn_timer": 9}))[0] == 401
         assert (await page.post("/command", {"action": "dispense", "cards": 1}))[0] == 401
@@ -190,13 +181,10 @@ async def test_without_the_password_nothing_changes_and_a_wrong_one_is_slowed(tm
         assert "wrong password" in caplog.text
         for secret in (PASSWORD, "wrong-password", cookie.value):
             assert secret not in caplog.text
-    finally:
-        await closed(table, page)
 
 
 async def test_the_session_cookie_is_httponly_and_samesite_strict(tmp_path):
-    table, page = await opened(tmp_path)
-    try:
+    async with serving(tmp_path) as (_table, page):
         async with page.session.post(
             page.origin + "/login", json={"password": PASSWORD}, headers={"Origin": page.origin}
         ) as response:
@@ -204,8 +192,6 @@ async def test_the_session_cookie_is_httponly_and_samesite_strict(tmp_path):
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
         status, _ = await page.post("/logout", {})
         assert status == 200 and (await page.post("/settings", {"turn_timer": 9}))[0] == 401
-    finally:
-        await closed(table, page)
 
 
 @pytest.mark.parametrize(
@@ -220,61 +206,42 @@ async def test_the_session_cookie_is_httponly_and_samesite_strict(tmp_path):
     ],
 )
 async def test_a_cross_site_or_form_request_changes_nothing(tmp_path, headers, status):
-    table, page = await opened(tmp_path)
-    try:
-        await page.sign_in()
-        before = table.daemon.table.settings
-        got, answer = await page.post(
-            "/settings", '{"turn_timer": 9}', **{"Content-Type": "application/json", **headers}
-        )
-        assert got == status and answer["error"]
-        assert table.daemon.table.settings == before
-    finally:
-        await closed(table, page)
+    sent = {"Content-Type": "application/json", **headers}
+    got, answer = await refused_change(tmp_path, '{"turn_timer": 9}', sent)
+    assert got == status and answer["error"]
 
 
 async def test_a_request_without_origin_changes_nothing(tmp_path):
-    table, page = await opened(tmp_path)
-    try:
+    async with serving(tmp_path) as (table, page):
         await page.sign_in()
         async with page.session.post(page.origin + "/settings", json={"turn_timer": 9}) as response:
             assert response.status == 403
         assert table.daemon.table.settings.turn_timer != 9
-    finally:
-        await closed(table, page)
 
 
 async def test_the_view_can_ask_for_the_password_too(tmp_path):
-    table, page = await opened(tmp_path, view_needs_password=True)
-    try:
+    async with serving(tmp_path, view_needs_password=True) as (_table, page):
         async with page.stream() as response:
             assert response.status == 401
         await page.sign_in()
         async with page.stream() as response:
             assert response.status == 200
             await EventReader(response).until(lambda m: m.kind == "state")
-    finally:
-        await closed(table, page)
 
 
 async def test_open_streams_are_capped(tmp_path, monkeypatch):
     monkeypatch.setattr(server_module, "MAX_STREAMS", 2)
-    table, page = await opened(tmp_path)
-    try:
-        async with page.stream() as one, page.stream() as two:
-            for response in (one, two):
-                await EventReader(response).until(lambda m: m.kind == "state")
-            async with page.stream() as three:
-                assert three.status == 503
-                assert "try again later" in (await three.json())["error"]
-    finally:
-        await closed(table, page)
+    async with serving(tmp_path) as (_table, page), page.stream() as one, page.stream() as two:
+        for response in (one, two):
+            await EventReader(response).until(lambda m: m.kind == "state")
+        async with page.stream() as three:
+            assert three.status == 503
+            assert "try again later" in (await three.json())["error"]
 
 
 async def test_a_stream_that_falls_behind_is_dropped_and_the_table_plays_on(tmp_path, monkeypatch):
     monkeypatch.setattr(feed_module, "BACKLOG", 3)
-    table, page = await opened(tmp_path)
-    try:
+    async with serving(tmp_path) as (table, _page):
         web = table.web
         assert web is not None
         dropped: list[bool] = []
@@ -285,26 +252,18 @@ async def test_a_stream_that_falls_behind_is_dropped_and_the_table_plays_on(tmp_
         assert dropped == [True] and stream.dropped
         assert len(web.feed) == 0
         assert table.daemon.table.seated == {3}  # two seats claimed, then let go again
-    finally:
-        await closed(table, page)
 
 
 async def test_the_page_is_told_when_the_launchers_link_goes_down_and_comes_back(tmp_path):
-    table = SimTable(web_config(tmp_path), seed=1, firmware=True)
-    await table.__aenter__()
-    page = Page(table, aiohttp.ClientSession())
-    try:
-        async with page.stream() as response:
-            reader = EventReader(response)
-            first = await reader.until(lambda m: m.kind == "board")
-            assert first.data["launcher_link"] is True
-            port = table.firmware_port
-            assert port is not None and port.firmware is not None
-            port.firmware.close()  # the controller falls silent
-            await table.advance(1.5)
-            await reader.until(lambda m: m.kind == "board" and m.data["launcher_link"] is False)
-            port.start(clock=table.clock, seed=2)  # the board is back
-            await table.advance(0.5)
-            await reader.until(lambda m: m.kind == "board" and m.data["launcher_link"] is True)
-    finally:
-        await closed(table, page)
+    async with serving(tmp_path, firmware=True) as (table, page), page.stream() as response:
+        reader = EventReader(response)
+        first = await reader.until(lambda m: m.kind == "board")
+        assert first.data["launcher_link"] is True
+        port = table.firmware_port
+        assert port is not None and port.firmware is not None
+        port.firmware.close()  # the controller falls silent
+        await table.advance(1.5)
+        await reader.until(lambda m: m.kind == "board" and m.data["launcher_link"] is False)
+        port.start(clock=table.clock, seed=2)  # the board is back
+        await table.advance(0.5)
+        await reader.until(lambda m: m.kind == "board" and m.data["launcher_link"] is True)
