@@ -9,8 +9,10 @@ button (claiming the seat, then letting it go: its light changes each time):
   MutationObserver on the seats), both on the machine's wall clock;
 - press -> light: from the press to the first light pin that moved for a new pattern, as a
   player sees it; with 50 streams against none, in the same run;
-- the table process's CPU per open stream: its CPU time while idle and while pressed RATE
-  times a second, with the streams open, less the same without them.
+- the table process's CPU per open stream: its CPU time while idle and while pressed, with
+  the streams open, less the same without them.
+The configurations take turns, in rounds, so that each sees the same moments of a shared
+machine.
 Usage: python bench/web.py [presses per run] [seconds of idle CPU]
 """
 
@@ -34,6 +36,8 @@ from tests.controller.web.browser import chromium  # noqa: E402
 from tests.controller.web.running_table import RunningTable  # noqa: E402
 
 PRESSES = 200
+ROUNDS = 5  # each configuration's presses come in this many turns, the others' between
+STREAMS = (0, 1, 50)
 IDLE = 5.0  # seconds of idle CPU measured
 GAP = (0.05, 0.15)  # seconds between presses, at random: a busy table
 WATCH = """
@@ -50,26 +54,74 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / 100  # utime + stime, in clock ticks
 
 
-def presses(table: RunningTable, browser, count: int) -> tuple[list[float], list[float], float]:
-    """Press → light and press → page update (if `browser`), and the CPU seconds a press
-    cost the table process."""
-    lights, pages = [], []
+class Watchers:
+    """None, 1 or 50 open streams on the table's page: the browser, and the readers."""
+
+    def __init__(self, table: RunningTable) -> None:
+        self.table = table
+        self.browser = chromium()
+        self.readers: subprocess.Popen | None = None
+
+    def open(self, streams: int) -> None:
+        self._stop_readers()
+        if streams == 0:
+            self.browser.get("about:blank")  # its stream closes with the page
+            return
+        self.browser.get(self.table.url)
+        WebDriverWait(self.browser, 30).until(
+            lambda b: b.find_element(By.ID, "link").text == "live", "the page's stream"
+        )
+        self.browser.execute_script(WATCH)
+        if streams > 1:
+            reader = str(ROOT / "bench" / "web_readers.py")
+            self.readers = subprocess.Popen(
+                [sys.executable, reader, self.table.url, str(streams - 1)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert self.readers.stdout is not None
+            self.readers.stdout.readline()  # "open N": every stream has its first message
+
+    def _stop_readers(self) -> None:
+        if self.readers is not None:
+            self.readers.kill()
+            self.readers.wait()
+            self.readers = None
+
+    def close(self) -> None:
+        self._stop_readers()
+        self.browser.quit()
+
+
+class Figures:
+    """One configuration's samples, gathered over the rounds."""
+
+    def __init__(self) -> None:
+        self.lights: list[float] = []
+        self.pages: list[float] = []
+        self.cpu = 0.0  # seconds of the table's CPU while pressed
+        self.time = 0.0  # seconds pressed
+        self.idle = 0.0  # share of a core while idle
+
+
+def press(table: RunningTable, browser, count: int, figures: Figures) -> None:
+    """`count` presses: press -> light, and press -> page update when `browser` watches."""
     began, cpu = time.monotonic(), cpu_seconds(table.process.pid)
     for _ in range(count):
         if browser is not None:
             browser.execute_script("window.changedAt = null")
         pressed, lit = (float(x) for x in table.do("timed seat1").split())
         if lit:
-            lights.append(lit - pressed)
+            figures.lights.append(lit - pressed)
         if browser is not None:
             deadline = time.monotonic() + 5
             while (changed := browser.execute_script("return window.changedAt")) is None:
                 if time.monotonic() > deadline:
                     raise SystemExit("the page never changed")
-            pages.append(changed / 1000 - pressed)
+            figures.pages.append(changed / 1000 - pressed)
         time.sleep(random.uniform(*GAP))
-    used = (cpu_seconds(table.process.pid) - cpu) / (time.monotonic() - began)
-    return lights, pages, used
+    figures.cpu += cpu_seconds(table.process.pid) - cpu
+    figures.time += time.monotonic() - began
 
 
 def idle_cpu(table: RunningTable, seconds: float) -> float:
@@ -83,52 +135,35 @@ def main() -> None:
     idle = float(sys.argv[2]) if len(sys.argv) > 2 else IDLE
     with tempfile.TemporaryDirectory() as folder:
         table = RunningTable(Path(folder), settings='sleep_time = "off"\n', seats=6)
-        browser = None
-        readers = None
+        watchers = None
         try:
-            print(f"{count} presses per run, Python {sys.version.split()[0]}")
-            base_idle = idle_cpu(table, idle)
-            base_light, _, base_cpu = presses(table, None, count)
-            print(ms_line("no stream: press -> light", base_light))
-            browser = chromium()
-            browser.get(table.url)
-            WebDriverWait(browser, 30).until(
-                lambda b: b.find_element(By.ID, "link").text == "live", "the page's stream"
-            )
-            browser.execute_script(WATCH)
-            results = {}
-            for streams in (1, 50):
-                if streams > 1:
-                    readers = subprocess.Popen(
-                        [
-                            sys.executable,
-                            str(ROOT / "bench" / "web_readers.py"),
-                            table.url,
-                            str(streams - 1),
-                        ],
-                        stdout=subprocess.PIPE,
-                        text=True,
-                    )
-                    assert readers.stdout is not None
-                    readers.stdout.readline()  # "open N"
-                lit, page, cpu = presses(table, browser, count)
-                results[streams] = (lit, page, cpu, idle_cpu(table, idle))
-                print(ms_line(f"{streams} streams: press -> page update", page))
-                print(ms_line(f"{streams} streams: press -> light", lit))
-            for streams, (_, _, cpu, idle_use) in results.items():
-                print(
-                    f"{streams} streams: CPU {cpu * 100:.2f} % pressed, "
-                    f"{idle_use * 100:.3f} % idle; "
-                    f"per stream {(cpu - base_cpu) * 100 / streams:.3f} % pressed, "
-                    f"{(idle_use - base_idle) * 100 / streams:.4f} % idle "
-                    f"(no stream: {base_cpu * 100:.2f} % pressed, {base_idle * 100:.3f} % idle)"
-                )
+            print(f"{count} presses each, in {ROUNDS} rounds, Python {sys.version.split()[0]}")
+            watchers = Watchers(table)
+            runs = {streams: Figures() for streams in STREAMS}
+            # In turns, so that each sees the same moments of a shared machine.
+            for _ in range(ROUNDS):
+                for streams, figures in runs.items():
+                    watchers.open(streams)
+                    press(table, watchers.browser if streams else None, count // ROUNDS, figures)
+            for streams, figures in runs.items():
+                watchers.open(streams)
+                figures.idle = idle_cpu(table, idle)
+            base = runs[0]
+            for streams, figures in runs.items():
+                name = f"{streams} streams" if streams else "no stream"
+                if figures.pages:
+                    print(ms_line(f"{name}: press -> page update", figures.pages))
+                print(ms_line(f"{name}: press -> light", figures.lights))
+                cpu = figures.cpu / figures.time
+                line = f"{name}: CPU {cpu * 100:.2f} % pressed, {figures.idle * 100:.3f} % idle"
+                if streams:
+                    per = (cpu - base.cpu / base.time) * 100 / streams
+                    line += f"; per stream {per:.3f} % pressed, "
+                    line += f"{(figures.idle - base.idle) * 100 / streams:.4f} % idle"
+                print(line)
         finally:
-            if readers is not None:
-                readers.kill()
-                readers.wait()
-            if browser is not None:
-                browser.quit()
+            if watchers is not None:
+                watchers.close()
             table.stop()
 
 

@@ -98,8 +98,14 @@ class WebServer:
         app.router.add_post("/command", self._command)
         for path in ASSETS:
             app.router.add_get(path, self._asset)
+        # A page that goes away gives its stream's place back at once (its handler is
+        # cancelled), not at the stream's next write.
         self._runner = web.AppRunner(
-            app, access_log=None, handle_signals=False, shutdown_timeout=1.0
+            app,
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=1.0,
+            handler_cancellation=True,
         )
         self.port = config.port
 

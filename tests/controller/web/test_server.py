@@ -267,3 +267,15 @@ async def test_the_page_is_told_when_the_launchers_link_goes_down_and_comes_back
         port.start(clock=table.clock, seed=2)  # the board is back
         await table.advance(0.5)
         await reader.until(lambda m: m.kind == "board" and m.data["launcher_link"] is True)
+
+
+async def test_a_page_that_goes_away_gives_its_stream_back_at_once(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        web = table.web
+        assert web is not None
+        async with page.stream() as response:
+            await EventReader(response).until(lambda m: m.kind == "state")
+            assert len(web.feed) == 1
+        async with asyncio.timeout(10):  # no keep-alive nor table change needed to notice
+            while len(web.feed):
+                await asyncio.sleep(0.01)
