@@ -4,6 +4,7 @@ Makes a fresh virtual environment, installs the checkout with `pip install '.[pi
 Pi's GPIO backends install only on ARM Linux), and prints the size of each distribution it
 brought and their total; then the same with the simulated table's view (`[pi,sim]`), which a
 Pi does not need. Sizes are those of the files each package's RECORD lists, bytecode included.
+The web page's share is counted apart: aiohttp and the packages only it brings.
 Usage: python bench/install_size.py
 """
 
@@ -28,9 +29,37 @@ for dist in distributions():
     sizes[dist.metadata["Name"]] = sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
 print(json.dumps(sizes))
 """
+# Run the same way: {distribution: [the distributions it requires, extras left out]}.
+REQUIRES = """
+import json, re
+from importlib.metadata import distributions
+needs = {}
+for dist in distributions():
+    wanted = [r for r in dist.requires or [] if "extra ==" not in r]
+    needs[dist.metadata["Name"].lower()] = [re.split(r"[^A-Za-z0-9._-]", r, 1)[0].lower()
+                                            for r in wanted]
+print(json.dumps(needs))
+"""
+WEB = "aiohttp"  # the web page's server
 
 
-def installed(extras: str, folder: Path) -> dict[str, int]:
+def brought_by(top: str, needs: dict[str, list[str]], others: list[str]) -> set[str]:
+    """The distributions installed for `top` alone: what it needs, less what `others` need."""
+
+    def closure(names: list[str]) -> set[str]:
+        seen: set[str] = set()
+        todo = [n.replace("_", "-") for n in names]
+        while todo:
+            name = todo.pop()
+            if name not in seen and name in needs:
+                seen.add(name)
+                todo += [n.replace("_", "-") for n in needs[name]]
+        return seen
+
+    return closure([top]) - closure(others)
+
+
+def installed(extras: str, folder: Path) -> tuple[dict[str, int], set[str]]:
     venv = folder / extras.replace(",", "-")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
@@ -45,17 +74,32 @@ def installed(extras: str, folder: Path) -> dict[str, int]:
     after = json.loads(
         subprocess.run([python, "-c", SIZES], capture_output=True, check=True, cwd=folder).stdout
     )
-    return {name: size for name, size in after.items() if name not in bare}
+    sizes = {name: size for name, size in after.items() if name not in bare}
+    needs = json.loads(
+        subprocess.run([python, "-c", REQUIRES], capture_output=True, check=True, cwd=folder).stdout
+    )
+    own = [n for n in needs.get("flashtable", []) if n != WEB]
+    web = brought_by(WEB, {k.replace("_", "-"): v for k, v in needs.items()}, own)
+    return sizes, web
+
+
+def normal(name: str) -> str:
+    return name.lower().replace("_", "-")
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for extras in ("pi", "pi,sim"):
-            sizes = installed(extras, Path(folder))
+            sizes, web = installed(extras, Path(folder))
             print(f"pip install '.[{extras}]' on Python {sys.version.split()[0]}:")
             for name, size in sorted(sizes.items(), key=lambda item: -item[1]):
                 print(f"  {name:<24} {size / 1e6:6.2f} MB")
             print(f"  {'total':<24} {sum(sizes.values()) / 1e6:6.2f} MB in {len(sizes)} packages")
+            served = {name: size for name, size in sizes.items() if normal(name) in web}
+            print(
+                f"  of which the web page    {sum(served.values()) / 1e6:6.2f} MB in "
+                f"{len(served)} packages ({', '.join(sorted(served))})"
+            )
 
 
 if __name__ == "__main__":

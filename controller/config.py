@@ -28,9 +28,11 @@ from hardware.pinmap import (
     PinMap,
 )
 
-from .errors import DamagedFile, SettingError
+from .errors import DamagedFile, SettingError, WebConfigError
 from .settings import Settings
 from .storage.safe_read import check_toml_nesting, read_regular, shown
+from .web.web_section import SCHEMA as WEB_SCHEMA
+from .web.web_section import WebConfig, web_config
 
 if TYPE_CHECKING:
     import ssl
@@ -68,13 +70,7 @@ class MqttConfig:
         if self.password_file is None:
             return None
         path = self.password_file
-        data = named_file("mqtt.password_file", path, MAX_PASSWORD + len("\r\n"))
-        mode = path.stat().st_mode
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise ConfigError(
-                f"mqtt.password_file {path} is open to group or others "
-                f"(mode {stat.S_IMODE(mode):o}): chmod 600 it"
-            )
+        data = private_file("mqtt.password_file", path, MAX_PASSWORD + len("\r\n"))
         try:
             password = data.decode("utf-8").strip()
         except UnicodeDecodeError:
@@ -121,6 +117,17 @@ def named_file(key: str, path: Path, limit: int) -> bytes:
     return data
 
 
+def private_file(key: str, path: Path, limit: int) -> bytes:
+    """`named_file`, refused when anyone but its owner may read it (a password's file)."""
+    data = named_file(key, path, limit)
+    mode = path.stat().st_mode
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ConfigError(
+            f"{key} {path} is open to group or others (mode {stat.S_IMODE(mode):o}): chmod 600 it"
+        )
+    return data
+
+
 LAUNCHER_LINKS = ("gpio", "serial")
 # The rates a USB-serial adapter and the Pico's UART both do; over USB the rate is ignored.
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000)
@@ -151,6 +158,7 @@ class Config:
     settings: Settings = field(default_factory=Settings)
     mqtt: MqttConfig | None = None
     launcher: LauncherConfig = field(default_factory=LauncherConfig)
+    web: WebConfig | None = None  # None: no [web] section (`flashtable sim` serves one)
 
     def seat_count(self, *, simulated: bool) -> int:
         if self.seats is not None:
@@ -191,6 +199,7 @@ _SCHEMA: Mapping[str, Mapping[str, type]] = {
         "discovery_prefix": str,
     },
     "launcher": {"link": str, "port": str, "baud": int},
+    "web": WEB_SCHEMA,
 }
 TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # one level of an MQTT topic
 MAX_BYTES = 64 * 1024  # an operator's config is a page; anything longer is not one
@@ -312,6 +321,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
         settings=settings,
         mqtt=_mqtt(raw["mqtt"]) if "mqtt" in raw else None,
         launcher=_launcher(raw.get("launcher", {})),
+        web=_web(raw["web"]) if "web" in raw else None,
     )
     try:
         pinmap = config.pinmap(simulated=False)
@@ -339,6 +349,17 @@ def _launcher(raw: Mapping[str, Any]) -> LauncherConfig:
         rates = ", ".join(str(rate) for rate in BAUD_RATES)
         raise ConfigError(f"launcher.baud must be one of {rates}, not {shown(baud)}")
     return LauncherConfig(link=link, port=port, baud=baud)
+
+
+def _web(raw: Mapping[str, Any]) -> WebConfig:
+    # Each value's type was checked against _SCHEMA in `parse`.
+    try:
+        web = web_config(raw)
+    except WebConfigError as err:
+        raise ConfigError(str(err)) from None
+    if web.view_needs_password and web.password_file is None:
+        raise ConfigError("web.view_needs_password needs web.password_file")
+    return web
 
 
 def _mqtt(raw: Mapping[str, Any]) -> MqttConfig:

@@ -69,6 +69,14 @@ class UnreadableStateFile(TableError):
         self.kept_as = kept_as
 
 
+class WebConfigError(TableError, ValueError):
+    """A `[web]` value that cannot be used; the message names the key."""
+
+
+class PasswordError(TableError, ValueError):
+    """A web password that cannot be set; the message says why."""
+
+
 class FirmwareNotLinked(TableError, RuntimeError):
     """The firmware in the loop could not be linked to the daemon; the message says why."""
 

@@ -12,16 +12,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .game.events import Command, ExactDraw
-from .settings import MAX_SEATS
+from .settings import BURST_CARDS, MAX_SEATS
 
 # Play/Pause (start, pause or resume, as the button does), a new round with the same seats,
 # back to seating, "someone is at the table" (wakes it; the sleep timer starts over), a
 # player out with a place brought back into the round (with its seat), and the evening's
 # standings started over.
 GAME_COMMANDS = ("play", "new_round", "seating", "wake", "bring_back", "reset_standings")
-# The exact counts the menu's quick dispense offers; remote dispenses are bounded the same.
+# The exact counts the menu's quick dispense offers. A remote (MQTT, the web page) deals any
+# count up to the largest burst a hit can bring.
 QUICK_DISPENSE = (1, 2, 4, 6)
-MAX_DEAL = max(QUICK_DISPENSE)
+MAX_DEAL = max(BURST_CARDS)
 
 
 @dataclass(frozen=True)

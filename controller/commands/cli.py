@@ -17,6 +17,7 @@ from ..config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, LauncherConfig, lo
 from ..errors import ConfigError, SettingError
 from ..mqtt.fleet_command import fleet_command
 from ..settings import key_values
+from ..web.web_section import WebConfig
 from .check_config import check_config
 from .closed_pipe import quiet_on_closed_pipe
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
@@ -134,6 +135,22 @@ def build_parser() -> argparse.ArgumentParser:
     state_dir_option(sim, default=f"{SIM_STATE_DIR}; a --headless script keeps nothing")
     sim.set_defaults(command_parser=sim)
 
+    password = commands.add_parser(
+        "web-password",
+        help="set the password of the web page's remote",
+        description="Ask for the password of the web page's remote (twice at a terminal; "
+        "one line from a pipe) and keep its scrypt hash in the config's [web] password_file, "
+        "readable by its owner alone. A running table reads it at its next start.",
+    )
+    config_option(password)
+    password.add_argument(
+        "--file",
+        type=Path,
+        metavar="PATH",
+        help="write the hash here instead of the config's [web] password_file",
+    )
+    password.set_defaults(command_parser=password)
+
     settings = commands.add_parser(
         "settings",
         help="show the game settings, or change them from the shell",
@@ -216,7 +233,7 @@ def command(argv: list[str] | None) -> int:
             args.command_parser.error(f"--time-scale must be above 0, not {args.time_scale}")
     if args.command == "firmware-sim":
         check_firmware_sim(args)
-    if args.command in ("check-config", "settings", "fleet", "outputs-off"):
+    if args.command in ("check-config", "settings", "fleet", "outputs-off", "web-password"):
         # Commands for the shell print their own one-line messages; the log is the daemon's.
         logging.getLogger().addHandler(logging.NullHandler())
     try:
@@ -235,6 +252,10 @@ def command(argv: list[str] | None) -> int:
             table = "the simulated table" if args.sim else "the table"
             config = load(args.config)
             return settings_command(config, state_dir, args.action, changes, table=table)
+        if args.command == "web-password":
+            from ..web.password_command import web_password
+
+            return web_password(load(args.config), args.file, args.command_parser)
         if args.command == "fleet":
             if args.fleet_action == "set":
                 shell_changes(args)  # a malformed word is a usage error before any broker
@@ -274,6 +295,8 @@ def shell_changes(args: argparse.Namespace) -> dict[str, str]:
         parser.error(str(err))
 
 
+SIM_LISTEN = "127.0.0.1:8080"  # the simulated table's page: this machine alone, by default
+
 CONFIG_BAD = ("Config file bad:", "defaults in use")  # the LCD's notice
 
 
@@ -294,6 +317,8 @@ def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
 
     if args.seats is not None:
         config = replace(config, seats=args.seats)
+    if config.web is None and not args.headless:
+        config = replace(config, web=WebConfig(enabled=True, listen=SIM_LISTEN))
     if args.launcher is not None:  # the simulated launcher, on pins or behind the firmware
         config = replace(config, launcher=LauncherConfig())
     elif config.launcher.link == "serial":

@@ -172,6 +172,7 @@ async def run_daemon(
 
     from ..mqtt import linked
     from ..shell.sdnotify import keep_watchdog_fed, notify, watchdog_interval
+    from ..web import served
 
     loop = asyncio.get_running_loop()
     try:
@@ -197,7 +198,7 @@ async def run_daemon(
         pins,
         seed,
     )
-    async with linked(config, daemon):
+    async with linked(config, daemon), served(config, daemon):
         running = asyncio.create_task(daemon.run())
         await asyncio.sleep(0)  # the table has drawn its first screen
         notify("READY=1")

@@ -45,6 +45,7 @@ from .topics import (
     ONLINE,
     Topics,
     encode,
+    event_payload,
     settings_payload,
     standings_payload,
     state_snapshot,
@@ -210,8 +211,7 @@ class TableLink:
     # -- from the daemon (loop thread; never waits) ------------------------------------
 
     def _on_event(self, event: GameEvent) -> None:
-        payload = {"seq": event.seq, "type": event.type, **event.data}
-        self.outbox.event(Outgoing(self.topics.event, payload))
+        self.outbox.event(Outgoing(self.topics.event, event_payload(event)))
 
     def _on_step(self, table: Table) -> None:
         previous, self._table = self._table, table

@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..game import Phase, Table, standings
 from ..settings import Settings
+
+if TYPE_CHECKING:
+    from ..shell.publish import GameEvent
 
 ROOT = "flashtable"
 ONLINE, OFFLINE = "online", "offline"
@@ -108,6 +112,11 @@ def state_snapshot(
         "refused_messages": refused_messages,
         "last_outage": last_outage,
     }
+
+
+def event_payload(event: GameEvent) -> dict[str, object]:
+    """An `event` message: its number, its type, then the event's own fields."""
+    return {"seq": event.seq, "type": event.type, **event.data}
 
 
 def settings_payload(settings: Settings) -> dict[str, object]:

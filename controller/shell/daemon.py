@@ -319,6 +319,7 @@ class Daemon:
         if self.panel.is_open and (self.table.launcher.fault or self.table.asleep):
             self.panel.close()  # the launcher waits for OK, or the table sleeps: no menu
         self.renderer.draw(self.table, self.panel)
+        self.publisher.showing(self.renderer.shown, self.launcher.link_up)
 
     async def _shutdown(self) -> None:
         # Cards already through the beam count before the motor stops for good.

@@ -104,6 +104,11 @@ class LauncherLink:
     def wired(self) -> bool:
         return self.ejector is not None
 
+    @property
+    def link_up(self) -> bool | None:
+        """Whether the launcher answers (one on the Pi's pins always does); None without one."""
+        return None if self.ejector is None else self.ejector.link_up
+
     def notices(self) -> list[Lines]:
         """What the LCD says about the cards-owed file: damaged at start, or not kept."""
         notices = []

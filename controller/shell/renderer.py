@@ -126,6 +126,11 @@ class Renderer:
         self._waiting.clear()
         self._stop_offline()
 
+    @property
+    def shown(self) -> game.View | None:
+        """What the lights and the LCD show now."""
+        return self._shown
+
     def light(self, table: game.Table, panel: Overlay) -> tuple[str, ...]:
         """The lights alone, at once: they are the table's answer to a press, so the daemon
         sets them before the sounds, the cards, the log, MQTT and the LCD (whose controller

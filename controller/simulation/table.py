@@ -36,10 +36,12 @@ from ..game.lcd_glyphs import CUSTOM_CHARS
 from ..mqtt import linked
 from ..shell.daemon import Daemon, Wiring
 from ..shell.publish import GameEvent
+from ..web import served
 from .launcher_firmware import power_on, settle_line
 
 if TYPE_CHECKING:
     from ..mqtt.link import TableLink
+    from ..web.server import WebServer
 
 TAP_TIME = 0.12  # how long a finger stays on a button in a tap
 EVENTS_KEPT = 1_000
@@ -81,6 +83,8 @@ class SimTable:
         self._task: asyncio.Task[None] | None = None
         self.link: TableLink | None = None  # the table's MQTT link, with an [mqtt] section
         self._linked: AbstractAsyncContextManager[TableLink | None] | None = None
+        self.web: WebServer | None = None  # the table's web page, with `[web]` enabled
+        self._served: AbstractAsyncContextManager[WebServer | None] | None = None
 
     async def __aenter__(self) -> SimTable:
         try:
@@ -106,6 +110,9 @@ class SimTable:
         link = linked(self.config, self._daemon)
         self.link = await link.__aenter__()
         self._linked = link
+        served_page = served(self.config, self._daemon)
+        self.web = await served_page.__aenter__()
+        self._served = served_page
         self._task = asyncio.create_task(self._daemon.run())
         if self.firmware_port is not None:  # the firmware in the loop: launcher_firmware.py
             self.launcher = await power_on(self.firmware_port, self._daemon, self.clock, self.seed)
@@ -122,6 +129,8 @@ class SimTable:
             if self._daemon is not None and self._task is not None:
                 self._daemon.stop()
                 await self._task
+            if self._served is not None:
+                await self._served.__aexit__(exc_type, exc, tb)
             if self._linked is not None:
                 await self._linked.__aexit__(exc_type, exc, tb)
         finally:

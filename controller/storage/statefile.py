@@ -28,7 +28,12 @@ TEMP_SUFFIX = ".tmp"
 MAX_BYTES = 256 * 1024  # far more than any state file the daemon writes
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(
+    path: Path, data: bytes, *, mode: int = 0o640, owner_of: Path | None = None
+) -> None:
+    """Write `data` to `path` whole or not at all. Run as root, the file takes the owner of
+    `owner_of` when that exists (a file written again for the service's user), else of its
+    directory."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -39,9 +44,10 @@ def write_atomic(path: Path, data: bytes) -> None:
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=TEMP_SUFFIX)
     temp = Path(name)
     try:
-        os.fchmod(fd, 0o640)
+        os.fchmod(fd, mode)
         if os.geteuid() == 0:
-            owner = os.stat(path.parent)
+            like = owner_of if owner_of is not None and owner_of.exists() else path.parent
+            owner = os.stat(like)
             os.fchown(fd, owner.st_uid, owner.st_gid)
         with os.fdopen(fd, "wb") as file:
             file.write(data)

@@ -109,6 +109,8 @@ class TableApp(App[int]):
                 f"resumed the game kept in {self.state_dir} ({resumed.value.replace('_', ' ')}):"
                 " New round in the menu, or --state-dir elsewhere, to start afresh"
             )
+        if self.table.web is not None:
+            self.log_view.note(f"web page on {' '.join(self.table.web.urls())}")
         self._real_last = self._real_time()
         self.set_interval(FRAME, self.frame)
         self.refresh_view()

@@ -13,7 +13,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from .glyphs import light_style, seat_label
+from controller.game.light_marks import seat_label
+
+from .glyphs import light_style
 
 
 class TableButton(Static):

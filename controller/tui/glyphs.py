@@ -13,17 +13,7 @@ from functools import cache
 from rich.style import Style
 
 from controller.game.lcd_glyphs import CUSTOM_CHARS, readable
-
-# pattern: (left mark, right mark, meaning for the legend)
-LIGHT_MARKS: Mapping[str, tuple[str, str, str]] = {
-    "off": (" ", " ", "off: free seat"),
-    "on": ("(", ")", "steady: seated, or out"),
-    "dim": ("·", "·", "dim: waiting, paused"),
-    "pulse": ("<", ">", "pulsing: their turn"),
-    "blink": ("*", "*", "blinking: press on"),
-    "blink_fast": ("!", "!", "fast blink: last 2 s"),
-    "flash": ("#", "#", "flashing: timeout"),
-}
+from controller.game.light_marks import LIGHT_MARKS, seat_label
 
 # How long one on-off cycle of each moving pattern takes, in game seconds.
 PERIODS: Mapping[str, float] = {"pulse": 1.2, "blink": 0.8, "blink_fast": 0.24, "flash": 0.12}
@@ -33,12 +23,6 @@ TURN_STYLE = Style(color="black", bgcolor="bright_green", bold=True)
 WARN_STYLE = Style(color="black", bgcolor="bright_red", bold=True)
 DIM_STYLE = Style(color="yellow", dim=True)
 OFF_STYLE = Style(color="grey50")
-
-
-def seat_label(seat: int, pattern: str) -> str:
-    """The seat number between the marks of its light's pattern, e.g. "<3>"."""
-    left, right, _ = LIGHT_MARKS.get(pattern, ("?", "?", ""))
-    return f"{left}{seat}{right}"
 
 
 def light_style(pattern: str, game_time: float) -> Style:

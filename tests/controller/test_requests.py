@@ -47,8 +47,8 @@ async def test_a_change_is_its_own_copy_of_what_the_caller_handed_over():
 def test_requests_that_cannot_be_carried_out_are_refused_when_made():
     with pytest.raises(ValueError, match="no game command"):
         GameCommand("explode")
-    with pytest.raises(ValueError, match="1 to 6"):
-        DealCards(7)
+    with pytest.raises(ValueError, match="1 to 12"):
+        DealCards(13)
     with pytest.raises(ValueError, match="whole number"):
         DealCards(True)
 

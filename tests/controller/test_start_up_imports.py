@@ -1,6 +1,7 @@
 """Nothing heavy at import: `import controller.shell.daemon` loads no device, link or view library.
 gpiozero loads when the board is built, pyserial when a serial launcher link is, RPLCD when
-a real LCD is opened, aiomqtt with the MQTT link, Textual with the terminal view.
+a real LCD is opened, aiomqtt with the MQTT link, aiohttp with the web page, Textual with
+the terminal view.
 
 Each check runs in a fresh interpreter, so modules other tests imported do not count.
 """
@@ -17,6 +18,7 @@ DEFERRED = (
     "smbus2",
     "aiomqtt",
     "paho",
+    "aiohttp",
     "textual",
     "rich",
 )

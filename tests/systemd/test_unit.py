@@ -75,3 +75,24 @@ def test_the_daemon_tells_systemd_it_is_ready_alive_and_stopping(tmp_path):
             assert process.wait(timeout=30) == 0
         finally:
             process.kill()
+
+
+def _web_drop_in(text: str, heading: str) -> str:
+    section = text.split(heading, 1)[1]
+    return section.split("```ini\n", 1)[1].split("```", 1)[0]
+
+
+@needs_analyze
+def test_the_web_pages_drop_in_lets_the_home_network_in_and_nothing_more(tmp_path):
+    root = UNIT.parents[1]
+    drop_in = _web_drop_in((root / "systemd" / "README.md").read_text(), "### The web page")
+    assert drop_in == "[Service]\nIPAddressAllow=192.168.1.0/24\n"
+    assert drop_in == _web_drop_in((root / "docs" / "web.md").read_text(), "## Setting it up")
+    text = UNIT.read_text(encoding="utf-8")
+    assert "IPAddressDeny=any\nIPAddressAllow=localhost\n" in text  # without it: this machine
+    unit = installed_unit(tmp_path)
+    (tmp_path / "flashtable.service.d").mkdir()
+    (tmp_path / "flashtable.service.d" / "web.conf").write_text(drop_in)
+    result = subprocess.run([ANALYZE, "verify", str(unit)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "web.conf" not in result.stderr  # systemd read it, and took every line

@@ -22,6 +22,7 @@ PACKAGES = tuple(
 )
 # Files an installer writes beside a distribution; a wheel does not carry them.
 INSTALLER_FILES = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
+COMPILED = {".so", ".pyd"}  # extension modules, built for one Python
 
 
 def runtime_distributions(name: str = "flashtable") -> list[metadata.Distribution]:
@@ -58,20 +59,36 @@ def _write_wheel(path: Path, files: list[tuple[str, bytes]], info: str) -> Path:
 
 
 def repack(dist: metadata.Distribution, out: Path) -> Path:
-    """A pure-Python installed distribution as a wheel again."""
+    """An installed distribution as a pure-Python wheel again. One with compiled modules
+    (aiohttp and its helpers, which all fall back on pure Python without them) loses them:
+    the system's Python installing it may not be the one they were compiled for."""
     files = [
         f
         for f in dist.files or []
         if not str(f).startswith("..")
         and "__pycache__" not in f.parts
         and not (f.parent.name.endswith(".dist-info") and f.name in INSTALLER_FILES)
+        and f.suffix not in COMPILED
     ]
     info = next(f.parent for f in files if f.name == "METADATA")
     wheel_file = Path(str(dist.locate_file(info / "WHEEL"))).read_text(encoding="utf-8")
-    assert "Root-Is-Purelib: true" in wheel_file, f"{dist.name} is not pure Python"
     name = canonicalize_name(dist.metadata["Name"]).replace("-", "_")
     contents = [(f.as_posix(), Path(str(dist.locate_file(f))).read_bytes()) for f in files]
+    if "Root-Is-Purelib: true" not in wheel_file:
+        contents = [
+            (n, pure_wheel_file(data) if n == f"{info}/WHEEL" else data) for n, data in contents
+        ]
     return _write_wheel(out / f"{name}-{dist.version}-py3-none-any.whl", contents, info.as_posix())
+
+
+def pure_wheel_file(data: bytes) -> bytes:
+    """A WHEEL file that says pure Python, for any platform."""
+    lines = [
+        line
+        for line in data.decode().splitlines()
+        if not line.startswith(("Root-Is-Purelib:", "Tag:"))
+    ]
+    return "\n".join([*lines, "Root-Is-Purelib: true", "Tag: py3-none-any", ""]).encode()
 
 
 def build_table_wheel(out: Path, version: str, patch: dict[str, tuple[str, str]]) -> Path:

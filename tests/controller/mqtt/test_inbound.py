@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from controller.errors import MessageRefused
 from controller.mqtt.inbound import MAX_PAYLOAD, MAX_REASON, Order, order, settings_update
+from controller.requests import MAX_DEAL
 from controller.settings import SETTINGS, Settings
 
 KEYS = [s.key for s in SETTINGS]
@@ -52,7 +53,7 @@ bad_commands = st.one_of(
     json_values.filter(
         lambda a: a not in ("start", "pause", "resume", "new_round", "dispense")
     ).map(lambda a: json.dumps({"action": a}).encode()),
-    json_values.filter(lambda c: not (type(c) is int and 1 <= c <= 6)).map(
+    json_values.filter(lambda c: not (type(c) is int and 1 <= c <= MAX_DEAL)).map(
         lambda c: json.dumps({"action": "dispense", "cards": c}).encode()
     ),
     st.sampled_from(["start", "pause"]).map(

@@ -1,0 +1,52 @@
+"""What the remote offers: every setting the menu offers on this table, with the settings
+model's own values, their text as the LCD shows it, and its label; the commands."""
+
+from __future__ import annotations
+
+from ..game import Table
+from ..requests import MAX_DEAL, QUICK_DISPENSE
+from ..settings import SETTINGS
+
+LAUNCHER_KEYS = (
+    "launcher_profile",
+    "custom_chance",
+    "custom_min",
+    "custom_max",
+    "burst_cap",
+    "jam_time",
+)
+
+
+def offered(table: Table) -> list[str]:
+    """The settings' keys, as the menu has them for this table: handicaps for the seats
+    fitted, the launcher's only where there is one."""
+    keys = []
+    for setting in SETTINGS:
+        seat = setting.key.removeprefix("handicap_seat")
+        if seat != setting.key and int(seat) > table.stations:
+            continue
+        if setting.key in LAUNCHER_KEYS and not table.has_launcher:
+            continue
+        keys.append(setting.key)
+    return keys
+
+
+def remote_model(table: Table) -> dict[str, object]:
+    """The remote's form: each setting with its label and its allowed values in menu order."""
+    by_key = {s.key: s for s in SETTINGS}
+    return {
+        "settings": [
+            {
+                "key": key,
+                "label": by_key[key].label,
+                "options": [
+                    {"value": value, "text": by_key[key].text(value)}
+                    for value in by_key[key].options
+                ],
+            }
+            for key in offered(table)
+        ],
+        "dispense": (
+            {"max": MAX_DEAL, "quick": list(QUICK_DISPENSE)} if table.has_launcher else None
+        ),
+    }

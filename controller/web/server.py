@@ -1,0 +1,296 @@
+"""The web server on the daemon's own loop (aiohttp): the page and its assets, the one
+stream of the table (`feed`), and the remote's sign-in, settings and commands, which go in
+through the daemon's `submit` door exactly as the MQTT bridge's do (`DaemonControl`).
+
+Every change is a same-origin JSON POST from a signed-in page: a cross-site request, a
+form, a body over the limit or a value the settings model refuses changes nothing and gets
+a one-line reason. Nothing secret is logged: no password, no cookie, no request line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from ..errors import ConfigError, MessageRefused
+from ..mqtt.control import DaemonControl
+from ..mqtt.inbound import MAX_PAYLOAD, order, settings_update
+from ..shell.netinfo import ip_addresses
+from .feed import Feed
+from .password import PasswordHash, read_hash
+from .remote import remote_model
+from .sessions import COOKIE, Sessions
+from .web_section import WebConfig
+
+if TYPE_CHECKING:
+    from ..shell.daemon import Daemon
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+ASSETS = {  # path: (file, content type); nothing else on the disk is ever served
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/icon.svg": ("icon.svg", "image/svg+xml"),
+}
+MAX_STREAMS = 64  # open live views at once; one more is told to come back later
+MAX_BODY = 4096  # bytes aiohttp reads of a request body at most (a change takes ≤ 1024)
+KEEPALIVE = 20.0  # seconds of silence before a stream says it is still there
+FAIL_DELAY = 1.0  # seconds a wrong password waits before its answer; attempts queue
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+def _error(status: int, reason: str) -> web.Response:
+    return web.json_response({"error": reason}, status=status)
+
+
+class Refusal(Exception):
+    """A request that changes nothing: its HTTP status and the reason, one line."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+
+    def answer(self) -> web.Response:
+        return _error(self.status, str(self))
+
+
+class WebServer:
+    """The page of one table on its daemon's loop: `start`, then `stop`."""
+
+    def __init__(self, config: WebConfig, daemon: Daemon) -> None:
+        self.config = config
+        self._control = DaemonControl(daemon)
+        self._daemon = daemon
+        loop = asyncio.get_running_loop()
+        self.feed = Feed(daemon.table, daemon.clock.now)
+        self._control.watch(self.feed.on_event, self.feed.on_step)
+        daemon.publisher.look(self.feed.on_view)
+        if daemon.publisher.shown is not None:
+            self.feed.on_view(daemon.publisher.shown)
+        self._sessions = Sessions(loop.time)
+        self._signing_in = asyncio.Lock()
+        self.wrong_passwords = 0
+        self._hash: PasswordHash | None = None
+        self._assets = {path: (STATIC / name).read_bytes() for path, (name, _) in ASSETS.items()}
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
+        app.router.add_get("/events", self._events)
+        app.router.add_get("/remote", self._remote)
+        app.router.add_post("/login", self._login)
+        app.router.add_post("/logout", self._logout)
+        app.router.add_post("/settings", self._settings)
+        app.router.add_post("/command", self._command)
+        for path in ASSETS:
+            app.router.add_get(path, self._asset)
+        # A page that goes away gives its stream's place back at once (its handler is
+        # cancelled), not at the stream's next write.
+        self._runner = web.AppRunner(
+            app,
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=1.0,
+            handler_cancellation=True,
+        )
+        self.port = config.port
+
+    async def start(self) -> None:
+        if self.config.password_file is not None:
+            try:
+                self._hash = read_hash(self.config.password_file)
+            except ConfigError as err:
+                log.error("web page: %s; the remote stays locked", err)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.config.host, self.config.port)
+        try:
+            await site.start()
+        except OSError:
+            await self._runner.cleanup()
+            raise
+        log.info("web page on %s", " ".join(self.urls()))
+        if self._hash is None:
+            log.info("web page: no password set, so the remote is off (flashtable web-password)")
+
+    def urls(self) -> list[str]:
+        """Where a browser finds the page: the table's addresses when it listens on all."""
+        host, port = self.config.host, self.config.port
+        if host in ("0.0.0.0", "::"):
+            hosts = [*ip_addresses(), "localhost"]
+        else:
+            hosts = [f"[{host}]" if ":" in host else host]
+        return [f"http://{name}:{port}/" for name in hosts]
+
+    async def stop(self) -> None:
+        self.feed.drop_all()
+        await self._runner.cleanup()
+
+    # -- what every answer carries -------------------------------------------------------
+
+    @web.middleware
+    async def _headers(
+        self,
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+    ) -> web.StreamResponse:
+        response: web.StreamResponse = await handler(request)
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    def _signed_in(self, request: web.Request) -> bool:
+        return self._sessions.valid(request.cookies.get(COOKIE))
+
+    # -- the page and its stream ---------------------------------------------------------
+
+    async def _asset(self, request: web.Request) -> web.Response:
+        _, kind = ASSETS[request.path]
+        return web.Response(
+            body=self._assets[request.path],
+            content_type=kind.split(";")[0],
+            charset="utf-8" if "charset" in kind else None,
+        )
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        if self.config.view_needs_password and not self._signed_in(request):
+            return _error(401, "sign in to see the table")
+        if len(self.feed) >= MAX_STREAMS:
+            return _error(503, f"{MAX_STREAMS} pages are watching already; try again later")
+        since = _since(request)
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+        )
+        await response.prepare(request)
+        transport = request.transport
+
+        def drop() -> None:  # too slow: its socket goes at once, whatever it was sending
+            if transport is not None:
+                transport.abort()
+
+        stream = self.feed.open(drop, since)
+        try:
+            while (data := await stream.next(KEEPALIVE)) is not None:
+                await response.write(data or b": still here\n\n")
+        except (ConnectionError, RuntimeError):
+            pass  # the page went away (aiohttp says so either way)
+        finally:
+            self.feed.close(stream)
+        return response
+
+    async def _remote(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {
+                "signed_in": self._signed_in(request),
+                "password_set": self._hash is not None,
+                "view_needs_password": self.config.view_needs_password,
+                **remote_model(self._daemon.table),
+            }
+        )
+
+    # -- changes -------------------------------------------------------------------------
+
+    async def _body(self, request: web.Request, *, signed_in: bool = True) -> bytes:
+        """The body of a change, once the request has shown it may make one; raises the
+        answer that refuses it otherwise."""
+        origin = request.headers.get("Origin")
+        fetch_site = request.headers.get("Sec-Fetch-Site")
+        own = f"{request.scheme}://{request.host}"
+        if fetch_site not in (None, "same-origin") or (origin is not None and origin != own):
+            raise Refusal(403, "a change must come from the table's own page")
+        if origin is None and fetch_site is None:
+            raise Refusal(403, "a change must come from the table's own page (no Origin)")
+        if request.content_type != "application/json":
+            raise Refusal(415, "a change is sent as application/json")
+        if signed_in and not self._signed_in(request):
+            raise Refusal(401, "sign in first")
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            raise Refusal(413, f"a request body may have at most {MAX_PAYLOAD} bytes") from None
+        if len(body) > MAX_PAYLOAD:
+            raise Refusal(413, f"a request body may have at most {MAX_PAYLOAD} bytes")
+        return body
+
+    async def _login(self, request: web.Request) -> web.Response:
+        try:
+            body = await self._body(request, signed_in=False)
+        except Refusal as refused:
+            return refused.answer()
+        if self._hash is None:
+            return _error(403, "no password is set: flashtable web-password sets one")
+        try:
+            password = json.loads(body)["password"]
+        except (ValueError, TypeError, KeyError):
+            password = None
+        if not isinstance(password, str):
+            return _error(400, 'send {"password": "..."}')
+        async with self._signing_in:  # one check at a time; a wrong one holds the next back
+            loop = asyncio.get_running_loop()
+            right = await loop.run_in_executor(None, self._hash.matches, password)
+            if not right:
+                self.wrong_passwords += 1
+                log.warning("web page: a wrong password from %s", request.remote)
+                await asyncio.sleep(FAIL_DELAY)
+                return _error(401, "wrong password")
+        response = web.json_response({"signed_in": True})
+        token = self._sessions.new()
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+        return response
+
+    async def _logout(self, request: web.Request) -> web.Response:
+        try:
+            await self._body(request, signed_in=False)
+        except Refusal as refused:
+            return refused.answer()
+        self._sessions.end(request.cookies.get(COOKIE))
+        response = web.json_response({"signed_in": False})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    async def _settings(self, request: web.Request) -> web.Response:
+        try:
+            body = await self._body(request)
+            settings = settings_update(body, self._daemon.table.settings)
+            await self._control.use_settings(settings)
+        except Refusal as refused:
+            return refused.answer()
+        except MessageRefused as refused:
+            return _error(400, str(refused))
+        except ValueError as refused:  # the table refused it as the menu would
+            return _error(409, str(refused))
+        return web.json_response({"settings": dict(self._daemon.table.settings)})
+
+    async def _command(self, request: web.Request) -> web.Response:
+        try:
+            command = order(await self._body(request))
+        except Refusal as refused:
+            return refused.answer()
+        except MessageRefused as refused:
+            return _error(400, str(refused))
+        try:
+            await self._control.carry_out(command)
+        except ValueError as refused:  # MessageRefused: the table cannot do it now
+            return _error(409, str(refused))
+        return web.json_response({"done": command.action})
+
+
+def _since(request: web.Request) -> int | None:
+    """The last event a reconnecting page saw: EventSource's Last-Event-ID, or `?since=`."""
+    text = request.headers.get("Last-Event-ID") or request.query.get("since", "")
+    if text.isascii() and text.isdigit() and len(text) <= 12:
+        return int(text)
+    return None

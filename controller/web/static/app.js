@@ -1,0 +1,290 @@
+// The live view and the remote. Everything comes from one stream (/events): the table's
+// state, lights, LCD, turn timer, settings and numbered game events; changes go back as
+// same-origin JSON posts. No library, nothing from elsewhere.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const EVENTS_SHOWN = 30;
+const HITS_SHOWN = 5;
+let lastSeq = 0;
+let source = null;
+let timer = null; // the latest timer message, and when it came (performance.now())
+let settingsModel = null;
+let settings = {};
+let launcherText = "";
+let linkDown = false;
+
+function text(el, value) {
+  if (el.textContent !== value) el.textContent = value;
+}
+
+function connect() {
+  const url = lastSeq ? `/events?since=${lastSeq}` : "/events";
+  source = new EventSource(url);
+  source.onopen = () => text($("link"), "live");
+  source.onerror = () => {
+    text($("link"), "reconnecting…");
+    if (source.readyState === EventSource.CLOSED) { // refused: try again from here
+      setTimeout(connect, 2000);
+    }
+  };
+  source.addEventListener("state", (m) => showState(JSON.parse(m.data)));
+  source.addEventListener("board", (m) => showBoard(JSON.parse(m.data)));
+  source.addEventListener("timer", (m) => { timer = { ...JSON.parse(m.data || "null"), at: performance.now() }; showTimer(); });
+  source.addEventListener("settings", (m) => showSettings(JSON.parse(m.data)));
+  source.addEventListener("standings", () => {});
+  source.addEventListener("reset", () => { $("events").replaceChildren(); $("hits").replaceChildren(); lastSeq = 0; });
+  source.addEventListener("game", (m) => showEvent(JSON.parse(m.data)));
+}
+
+function showState(state) {
+  const phase = { seating: "Seating: press your button to join", turn: "Playing", slap: "SLAP race!",
+    notice: "Playing", paused: "Paused", round_over: "Round over", extreme: "Extreme" }[state.phase] || state.phase;
+  text($("phase"), `${phase} · mode ${state.mode}${state.asleep ? " · asleep" : ""}`);
+  document.body.dataset.phase = state.phase;
+  const launcher = {
+    none: "No launcher on this table.",
+    idle: "Ready.",
+    dispensing: `Dealing: ${state.owed} owed.`,
+    jam: `JAM: clear the slot, then OK. ${state.owed} owed.`,
+    empty: `Empty: refill the hopper, then OK. ${state.owed} owed.`,
+  }[state.launcher] || state.launcher;
+  launcherText = `${launcher} ${state.cards_dispensed} dealt, ${state.jams} jam${state.jams === 1 ? "" : "s"}.`;
+  $("launcher").dataset.state = state.launcher;
+  showLauncher();
+}
+
+function showLauncher() {
+  const down = linkDown ? "Link to the launcher down: cards wait. " : "";
+  text($("launcher"), down + launcherText);
+  $("launcher").dataset.link = linkDown ? "down" : "up";
+}
+
+function showBoard(board) {
+  const list = $("seats");
+  while (list.children.length > board.lights.length) list.lastChild.remove();
+  board.lights.forEach((light, i) => {
+    let item = list.children[i];
+    if (!item) {
+      item = document.createElement("li");
+      item.id = `seat-${light.seat}`;
+      item.innerHTML = '<span class="marks"></span><span class="words"></span>';
+      list.append(item);
+    }
+    item.className = `seat ${light.pattern}`;
+    item.dataset.pattern = light.pattern;
+    text(item.children[0], light.label);
+    text(item.children[1], light.meaning);
+    item.setAttribute("aria-label", `Seat ${light.seat}: ${light.meaning}`);
+  });
+  text($("lcd"), board.lcd.join("\n"));
+  linkDown = board.launcher_link === false;
+  showLauncher();
+}
+
+function showTimer() {
+  const box = $("turn");
+  if (!timer || timer.seat === undefined) { box.hidden = true; return; }
+  box.hidden = false;
+  const elapsed = timer.running ? (performance.now() - timer.at) / 1000 : 0;
+  const left = timer.left === null ? null : Math.max(timer.left - elapsed, 0);
+  const paused = timer.running ? "" : " (paused)";
+  text($("turn-text"), left === null ? `Seat ${timer.seat}'s turn: time hidden${paused}`
+    : `Seat ${timer.seat}'s turn: ${Math.ceil(left)} s left${paused}`);
+  const bar = $("bar");
+  const warning = timer.warning || (left !== null && left <= 2);
+  bar.classList.toggle("warning", warning);
+  bar.dataset.warning = warning ? "yes" : "no";
+  if (left !== null && timer.limit) {
+    $("bar-fill").style.width = `${(100 * left) / timer.limit}%`;
+    bar.setAttribute("aria-valuemax", String(timer.limit));
+    bar.setAttribute("aria-valuenow", left.toFixed(1));
+  }
+  if (timer.running && left) requestAnimationFrame(showTimer);
+}
+
+function describe(event) {
+  const rest = Object.entries(event).filter(([k]) => k !== "seq" && k !== "type")
+    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
+  return `${event.seq} ${event.type} ${rest}`;
+}
+
+function showEvent(event) {
+  if (event.seq <= lastSeq) return; // a repeat after a reconnection
+  lastSeq = event.seq;
+  const item = document.createElement("li");
+  item.textContent = describe(event);
+  const events = $("events");
+  events.prepend(item);
+  while (events.children.length > EVENTS_SHOWN) events.lastChild.remove();
+  if (event.type === "slap_result") showSlap(event);
+  if (event.type === "hit") showHit(event);
+  if (event.type === "round_over") showRound(event);
+}
+
+function showSlap(event) {
+  const list = $("slap");
+  list.replaceChildren(...event.order.map((press) => {
+    const item = document.createElement("li");
+    item.textContent = `Seat ${press.seat}: ${press.ms} ms${press.tie ? " (tie)" : ""}`;
+    return item;
+  }));
+  for (const seat of event.slowest.filter((s) => !event.order.some((p) => p.seat === s && p.ms !== null))) {
+    const item = document.createElement("li");
+    item.textContent = `Seat ${seat}: no press`;
+    list.append(item);
+  }
+  const slowest = document.createElement("li");
+  slowest.textContent = `Slowest: seat ${event.slowest.join(", ")} draws ${event.penalty}`;
+  slowest.className = "slowest";
+  list.append(slowest);
+  $("slap-none").hidden = true;
+}
+
+function showHit(event) {
+  const item = document.createElement("li");
+  const who = event.seat === null ? "A hit" : `Seat ${event.seat}`;
+  item.textContent = event.cards ? `${who}: ${event.cards} card${event.cards > 1 ? "s" : ""}` : `${who}: nothing`;
+  $("hits").prepend(item);
+  while ($("hits").children.length > HITS_SHOWN) $("hits").lastChild.remove();
+}
+
+function showRound(event) {
+  $("round").hidden = false;
+  text($("round-winner"), event.winner === null ? "Ended before anyone went out." : `Seat ${event.winner} won.`
+    + (event.places.length ? ` Places: ${event.places.join(", ")}.` : ""));
+  const head = ["Seat", "Turns", "Avg turn s", "Timeouts", "SLAPs lost", "SLAP best ms", "Cards"];
+  const rows = event.seats.map((s) => [s.seat, s.turns, s.average_turn ?? "–", s.timeouts,
+    s.slaps_lost, s.slap_best_ms ?? "–", s.launcher_cards]);
+  const table = $("round-table");
+  table.replaceChildren();
+  const tr = table.insertRow();
+  head.forEach((h) => { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; tr.append(th); });
+  rows.forEach((r) => { const row = table.insertRow(); r.forEach((c) => { row.insertCell().textContent = String(c); }); });
+}
+
+// -- the remote ----------------------------------------------------------------------
+
+function say(message, refused) {
+  text($("answer"), message);
+  $("answer").classList.toggle("refused", Boolean(refused));
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  const answer = await response.json().catch(() => ({ error: `${response.status}` }));
+  if (!response.ok) throw new Error(answer.error || `${response.status}`);
+  return answer;
+}
+
+async function loadRemote() {
+  const response = await fetch("/remote", { credentials: "same-origin" });
+  const remote = await response.json();
+  settingsModel = remote;
+  $("remote-off").hidden = remote.password_set;
+  $("login").hidden = !remote.password_set || remote.signed_in;
+  $("controls").hidden = !remote.signed_in;
+  if (remote.signed_in) buildControls(remote);
+  return remote;
+}
+
+function buildControls(remote) {
+  const box = $("settings");
+  box.replaceChildren();
+  for (const setting of remote.settings) {
+    const row = document.createElement("div");
+    row.className = "setting";
+    const label = document.createElement("label");
+    label.htmlFor = `set-${setting.key}`;
+    label.textContent = setting.label;
+    const select = document.createElement("select");
+    select.id = `set-${setting.key}`;
+    select.name = setting.key;
+    for (const option of setting.options) {
+      const item = document.createElement("option");
+      item.value = JSON.stringify(option.value);
+      item.textContent = option.text;
+      select.append(item);
+    }
+    select.addEventListener("change", () => change(setting, select));
+    row.append(label, select);
+    box.append(row);
+  }
+  const dispense = $("dispense");
+  $("dispense-box").hidden = !remote.dispense;
+  if (remote.dispense) {
+    dispense.replaceChildren(...Array.from({ length: remote.dispense.max }, (_, i) => {
+      const item = document.createElement("option");
+      item.value = String(i + 1);
+      item.textContent = `${i + 1} card${i ? "s" : ""}`;
+      return item;
+    }));
+  }
+  showSettings(settings);
+}
+
+async function change(setting, select) {
+  try {
+    await post("/settings", { [setting.key]: JSON.parse(select.value) });
+    say(`${setting.label}: ${select.selectedOptions[0].textContent}`);
+  } catch (err) {
+    say(err.message, true);
+    showSettings(settings);
+  }
+}
+
+function showSettings(values) {
+  settings = values;
+  for (const [key, value] of Object.entries(values)) {
+    const select = $(`set-${key}`);
+    if (select) select.value = JSON.stringify(value);
+  }
+}
+
+async function command(action, extra = {}) {
+  try {
+    await post("/command", { action, ...extra });
+    say(`Done: ${action.replace("_", " ")}`);
+  } catch (err) {
+    say(err.message, true);
+  }
+}
+
+function wire() {
+  $("login").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const password = $("password").value;
+    $("password").value = "";
+    try {
+      await post("/login", { password });
+      say("Signed in.");
+      await loadRemote();
+      if (settingsModel.view_needs_password && !source) connect();
+    } catch (err) {
+      say(err.message, true);
+    }
+  });
+  $("logout").addEventListener("click", async () => {
+    await post("/logout", {}).catch(() => {});
+    say("Signed out.");
+    await loadRemote();
+  });
+  for (const button of document.querySelectorAll("button[data-action]")) {
+    button.addEventListener("click", () => {
+      $("confirm").hidden = true;
+      command(button.dataset.action);
+    });
+  }
+  $("new-round").addEventListener("click", () => { $("confirm").hidden = false; $("confirm-yes").focus(); });
+  $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
+  $("deal").addEventListener("click", () => command("dispense", { cards: Number($("dispense").value) }));
+}
+
+wire();
+loadRemote().then((remote) => {
+  if (!remote.view_needs_password || remote.signed_in) connect();
+  else text($("link"), "sign in to see the table");
+});

@@ -1,0 +1,267 @@
+"""The page in a real browser (Debian's chromium) against `flashtable run --sim` with `[web]`:
+the live view follows presses on the table, the remote's changes reach the table and the
+LCD menu's reach the page, a wrong password and a cross-site form change nothing, and a
+phone shows every seat. One table and one browser for the module; the tests run in order,
+as one evening at the table. Game time is real here: every wait is for a condition.
+
+WEB_SCREENSHOTS=DIR saves the screenshots that docs/web.md shows into DIR.
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from .browser import PHONE, chromium
+from .conftest import PASSWORD, free_port
+from .running_table import RunningTable
+
+WAIT = 30.0  # seconds: only a limit for a page that never changes
+A11Y = (Path(__file__).parent / "a11y.js").read_text()
+SHOTS = os.environ.get("WEB_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningTable]:
+    running = RunningTable(
+        tmp_path_factory.mktemp("web-table"),
+        settings='turn_timer = 4\nsleep_time = "off"\nslap_window = 2\n',
+    )
+    yield running
+    log = running.stop()
+    assert PASSWORD not in log and "Traceback" not in log
+
+
+@pytest.fixture(scope="module")
+def browser(table: RunningTable) -> Iterator[WebDriver]:
+    driver = chromium()
+    driver.get(table.url)
+    yield driver
+    driver.quit()
+
+
+def until(browser: WebDriver, condition: Callable[[WebDriver], object], what: str) -> object:
+    return WebDriverWait(browser, WAIT, poll_frequency=0.05).until(condition, what)
+
+
+def js(browser: WebDriver, script: str) -> object:
+    return browser.execute_script(script)
+
+
+def pattern(browser: WebDriver, seat: int) -> str | None:
+    return js(browser, f"return document.getElementById('seat-{seat}')?.dataset.pattern")  # type: ignore[return-value]
+
+
+def seat_showing(browser: WebDriver, *patterns: str) -> int | None:
+    for seat in (1, 2, 3):
+        if pattern(browser, seat) in patterns:
+            return seat
+    return None
+
+
+def shoot(browser: WebDriver, name: str, element: str | None = None) -> None:
+    """A screenshot for docs/web.md, with WEB_SCREENSHOTS set: the page from its top, or
+    one of its parts."""
+    if not SHOTS:
+        return
+    if element is None:
+        browser.execute_script("window.scrollTo(0, 0)")
+        browser.save_screenshot(str(Path(SHOTS) / name))
+    else:
+        browser.find_element(By.ID, element).screenshot(str(Path(SHOTS) / name))
+
+
+def test_the_live_view_follows_joins_the_turn_its_time_and_a_slap(browser, table):
+    until(browser, lambda b: b.find_element(By.ID, "link").text == "live", "the stream is live")
+    for seat in (1, 2, 3):
+        table.do(f"tap seat{seat}")
+        until(browser, lambda b, s=seat: pattern(b, s) == "on", f"seat {seat} shows joined")
+    assert "(1)" in browser.find_element(By.ID, "seat-1").text  # readable without colour
+    lcd = table.do("lcd").split("|")
+    until(
+        browser,
+        lambda b: [ln.rstrip() for ln in b.find_element(By.ID, "lcd").text.split("\n")] == lcd,
+        "the page shows the LCD's lines",
+    )
+    table.do("tap play_pause")
+    lit = until(browser, lambda b: seat_showing(b, "pulse"), "a seat pulses: its turn")
+    assert f"Seat {lit}'s turn" in browser.find_element(By.ID, "turn-text").text
+    bar = browser.find_element(By.ID, "bar")
+    first = float(until(browser, lambda b: bar.get_attribute("aria-valuenow"), "the bar"))  # type: ignore[arg-type]
+    until(browser, lambda b: float(bar.get_attribute("aria-valuenow")) < first - 0.2, "time runs")
+    # The lit player plays a SLAP card; the others race to their buttons.
+    table.do("tap slap")
+    for seat in {1, 2, 3} - {lit}:
+        table.do(f"tap seat{seat}")
+    ranking = until(
+        browser,
+        lambda b: [e.text for e in b.find_elements(By.CSS_SELECTOR, "#slap li")],
+        "a SLAP ranking",
+    )
+    assert any(line.endswith(" ms") for line in ranking), ranking  # type: ignore[union-attr]
+    assert "slap_result" in browser.find_element(By.ID, "events").text
+    # The next turn runs into its last seconds: the bar warns.
+    until(browser, lambda b: bar.get_attribute("data-warning") == "yes", "the last seconds")
+    shoot(browser, "web-view.png")
+
+
+def test_a_wrong_password_changes_nothing_and_the_right_one_opens_the_remote(browser, table):
+    before = table.do("setting turn_timer")
+    field = browser.find_element(By.ID, "password")
+    field.send_keys("not-the-password")
+    browser.find_element(By.CSS_SELECTOR, "#login button").click()
+    until(browser, lambda b: b.find_element(By.ID, "answer").text == "wrong password", "refused")
+    assert not browser.find_element(By.ID, "controls").is_displayed()
+    assert table.do("setting turn_timer") == before
+    field.send_keys(PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "#login button").click()
+    until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "the remote")
+    assert not browser.find_element(By.ID, "login").is_displayed()
+
+
+def test_a_setting_changed_on_the_page_reaches_the_table(browser, table):
+    Select(browser.find_element(By.ID, "set-turn_timer")).select_by_visible_text("9 s")
+    deadline = time.monotonic() + WAIT
+    while table.do("setting turn_timer") != "9":
+        assert time.monotonic() < deadline, "the table never took the page's turn timer"
+    until(browser, lambda b: "Turn timer: 9 s" in b.find_element(By.ID, "answer").text, "told")
+
+
+def test_a_setting_changed_on_the_lcd_reaches_the_page(browser, table):
+    table.do("turn 1")  # the menu opens (and pauses the turn)
+    for _ in range(40):
+        if "Turn timer" in table.do("lcd").split("|")[0]:
+            break
+        table.do("turn 1")
+    else:
+        raise AssertionError("no Turn timer in the menu")
+    table.do("tap encoder.push")
+    table.do("turn 1")  # 9 s -> 10 s, at once
+    selected = Select(browser.find_element(By.ID, "set-turn_timer"))
+    until(browser, lambda b: selected.first_selected_option.text == "10 s", "the page follows")
+    table.do("tap encoder.push")
+    table.do("press encoder.push")
+    time.sleep(1.2)  # a held push: back out of the menu
+    table.do("release encoder.push")
+    assert table.do("setting turn_timer") == "10"
+
+
+def test_pause_resume_and_a_confirmed_new_round_from_the_page(browser, table):
+    until(
+        browser,
+        lambda b: (
+            b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") in ("turn", "paused")
+        ),
+        "a round in play",
+    )
+    if browser.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "turn":
+        browser.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
+    phase = lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-phase")  # noqa: E731
+    until(browser, lambda b: phase(b) == "paused", "paused from the page")
+    browser.find_element(By.CSS_SELECTOR, "button[data-action=resume]").click()
+    until(browser, lambda b: phase(b) in ("turn", "notice", "slap"), "resumed from the page")
+    browser.find_element(By.ID, "new-round").click()
+    assert browser.find_element(By.ID, "confirm").is_displayed()  # asks first
+    browser.find_element(By.ID, "confirm-yes").click()
+    until(browser, lambda b: b.find_element(By.ID, "round").is_displayed(), "the round's summary")
+    assert "Turns" in browser.find_element(By.ID, "round-table").text
+
+
+def test_a_jam_shows_on_the_page_and_ok_at_the_table_clears_it(browser, table):
+    table.do("jam")
+    Select(browser.find_element(By.ID, "dispense")).select_by_visible_text("3 cards")
+    browser.find_element(By.ID, "deal").click()
+    launcher = browser.find_element(By.ID, "launcher")
+    until(browser, lambda b: launcher.get_attribute("data-state") == "jam", "the jam shows")
+    assert "JAM" in launcher.text and "3 owed" in launcher.text
+    shoot(browser, "web-remote.png", "remote")
+    shoot(browser, "web-jam.png", "launcher-box")
+    table.do("clear")
+    table.do("tap encoder.push")  # OK
+    until(browser, lambda b: launcher.get_attribute("data-state") != "jam", "the jam is over")
+
+
+class OtherSite(http.server.BaseHTTPRequestHandler):
+    """Another site that the signed-in browser visits: its page posts forms to the table."""
+
+    target = ""
+
+    def do_GET(self) -> None:
+        page = (
+            f'<form id="s" method="post" action="{self.target}settings" enctype="text/plain">'
+            '<input name=\'{"turn_timer": 5, "x": "\' value=\'"}\'></form>'
+            f'<form id="c" method="post" action="{self.target}command" target="other">'
+            '<input name="action" value="dispense"><input name="cards" value="12"></form>'
+            "<script>document.getElementById('c').submit();"
+            "setTimeout(() => document.getElementById('s').submit(), 300)</script>"
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(page)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_cross_site_form_post_changes_nothing(browser, table):
+    before = (table.do("setting turn_timer"), table.do("lcd"))
+    OtherSite.target = table.url
+    site = http.server.HTTPServer(("127.0.0.1", free_port()), OtherSite)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://localhost:{site.server_port}/")
+        until(browser, lambda b: b.current_url.endswith("/settings"), "the form went")
+        until(browser, lambda b: "error" in b.page_source, "the table answered")
+        assert "a change" in browser.page_source
+    finally:
+        site.shutdown()
+        site.server_close()
+    assert table.do("setting turn_timer") == before[0]
+    browser.get(table.url)
+    until(browser, lambda b: b.find_element(By.ID, "link").text == "live", "back on the page")
+    events = browser.find_element(By.ID, "events").text
+    assert "cards=12" not in events  # no dispense of 12 ever happened
+
+
+def test_a_phone_shows_every_seat_without_scrolling_sideways(browser, table):
+    width, height = PHONE
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True},
+    )
+    try:
+        browser.get(table.url)
+        until(browser, lambda b: b.find_element(By.ID, "link").text == "live", "live")
+        until(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, ".seat")) == 3, "seats")
+        assert js(browser, "return document.documentElement.scrollWidth") <= width
+        for seat in browser.find_elements(By.CSS_SELECTOR, ".seat"):
+            box = seat.rect
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, seat.text
+        shoot(browser, "web-phone.png")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_page_passes_a_contrast_and_label_check(browser, table, scheme):
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": scheme}]},
+    )
+    try:
+        browser.get(table.url)
+        until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "remote")
+        until(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, ".seat")) == 3, "seats")
+        assert browser.execute_script(A11Y) == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
