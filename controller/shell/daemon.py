@@ -177,11 +177,12 @@ class Daemon:
         now = self.clock.now()
         first = [*owed_from_before, Tick(now), *(Stuck(n, now) for n in self.board.pressed_now())]
         try:
-            with self._one_drawing():  # drawn inside: a screen that cannot be drawn fails here
-                for lines in self._notices:
-                    self.renderer.notice(lines)
-                for event in first:
-                    self.feed(event)
+            # Drawn at once, step by step: a screen that cannot be drawn fails here, before
+            # the step's table is handed to the snapshot (the bad game is kept as it was).
+            for lines in self._notices:
+                self.renderer.notice(lines)
+            for event in first:
+                self.feed(event)
         except Exception as err:
             if self._fresh is None:
                 raise
@@ -189,11 +190,10 @@ class Daemon:
             self.table = self.snapshots.give_up(self.table, self._fresh, err)
             self._fresh = None
             self.game_log = GameLog(self.table, self.rng)
-            with self._one_drawing():
-                self.renderer.withdraw(RESUMED)
-                self.renderer.notice(SET_ASIDE)
-                for event in first:
-                    self.feed(event)
+            self.renderer.withdraw(RESUMED)
+            self.renderer.notice(SET_ASIDE)
+            for event in first:
+                self.feed(event)
         self._fresh = None
 
     async def idle(self) -> None:

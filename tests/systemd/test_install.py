@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .wheelhouse import CHECKOUT, build_table_wheel, repack, runtime_distributions
+from .wheelhouse import CHECKOUT, build_table_wheel, python_markers, repack, runtime_distributions
 
 INSTALL = CHECKOUT / "systemd" / "install.sh"
 STUB = Path(__file__).with_name("stub_systemctl.py")
@@ -48,7 +48,7 @@ NEVER_READY = {
 @pytest.fixture(scope="session")
 def wheels(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("wheels")
-    for dist in runtime_distributions():
+    for dist in runtime_distributions(markers=python_markers(SYSTEM_PYTHON)):
         repack(dist, out)
     return {
         "1.0.0": build_table_wheel(out, "1.0.0", {}),

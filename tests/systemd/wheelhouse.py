@@ -4,6 +4,7 @@ packed again from the distributions already installed in the test's environment.
 import base64
 import hashlib
 import re
+import subprocess
 import tomllib
 import zipfile
 from importlib import metadata
@@ -25,8 +26,19 @@ INSTALLER_FILES = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
 COMPILED = {".so", ".pyd"}  # extension modules, built for one Python
 
 
-def runtime_distributions(name: str = "flashtable") -> list[metadata.Distribution]:
-    """`name`'s dependencies, and theirs with the extras they ask for, as installed here."""
+def python_markers(python: Path) -> dict[str, str]:
+    """The markers of the Python a wheel will be installed with, which may not be this one."""
+    code = "import platform; print(platform.python_version())"
+    version = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
+    full = version.stdout.strip()
+    return {"python_version": ".".join(full.split(".")[:2]), "python_full_version": full}
+
+
+def runtime_distributions(
+    name: str = "flashtable", markers: dict[str, str] | None = None
+) -> list[metadata.Distribution]:
+    """`name`'s dependencies, and theirs with the extras they ask for, as installed here, for
+    a Python with `markers` (this one's by default)."""
     found: dict[str, metadata.Distribution] = {}
     wanted: list[tuple[str, set[str]]] = [(name, set())]
     while wanted:
@@ -34,7 +46,9 @@ def runtime_distributions(name: str = "flashtable") -> list[metadata.Distributio
         for text in metadata.distribution(wanted_name).requires or []:
             requirement = Requirement(text)
             marker = requirement.marker
-            if marker and not any(marker.evaluate({"extra": e}) for e in {"", *extras}):
+            if marker and not any(
+                marker.evaluate({**(markers or {}), "extra": e}) for e in {"", *extras}
+            ):
                 continue
             key = canonicalize_name(requirement.name)
             if key not in found:
