@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..errors import PasswordError
+from ..storage.statefile import reason_of
 from .password import write_hash
 
 
@@ -30,7 +31,7 @@ def web_password(config: Config, file: Path | None, parser: argparse.ArgumentPar
         print(f"flashtable: {err}; nothing changed", file=sys.stderr)
         return 1
     except OSError as err:
-        print(f"flashtable: cannot write {path}: {err.strerror or err}", file=sys.stderr)
+        print(f"flashtable: cannot write {path}: {reason_of(err)}", file=sys.stderr)
         return 1
     print(f"the web remote's password is kept, hashed, in {path}")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..game import Table
 from ..requests import MAX_DEAL, QUICK_DISPENSE
-from ..settings import SETTINGS
+from ..settings import BY_KEY, SETTINGS
 
 LAUNCHER_KEYS = (
     "launcher_profile",
@@ -33,15 +33,14 @@ def offered(table: Table) -> list[str]:
 
 def remote_model(table: Table) -> dict[str, object]:
     """The remote's form: each setting with its label and its allowed values in menu order."""
-    by_key = {s.key: s for s in SETTINGS}
     return {
         "settings": [
             {
                 "key": key,
-                "label": by_key[key].label,
+                "label": BY_KEY[key].label,
                 "options": [
-                    {"value": value, "text": by_key[key].text(value)}
-                    for value in by_key[key].options
+                    {"value": value, "text": BY_KEY[key].text(value)}
+                    for value in BY_KEY[key].options
                 ],
             }
             for key in offered(table)
