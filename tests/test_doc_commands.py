@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.commands.cli import build_parser
+from tests.docs_text import code_blocks
 
 ROOT = Path(__file__).parents[1]
 DOCS = [
@@ -22,21 +23,6 @@ DOCS = [
 # A command line in a code block or a script's comment: "flashtable ...", "$ flashtable ...",
 # "sudo flashtable ..." (the service's own files are root's).
 COMMAND = re.compile(r"^[ \t#]*(?:\$ )?(?:sudo )?(flashtable [^#\n]*?)\s*(?:#.*)?$", re.M)
-
-
-def code_blocks(text: str) -> list[str]:
-    """The fenced code blocks of a Markdown text, with their language left out."""
-    blocks, inside = [], None
-    for line in text.splitlines(keepends=True):
-        if line.startswith("```"):
-            if inside is None:
-                inside = []
-            else:
-                blocks.append("".join(inside))
-                inside = None
-        elif inside is not None:
-            inside.append(line)
-    return blocks
 
 
 def shown_commands() -> list[tuple[str, str]]:
