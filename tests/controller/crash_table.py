@@ -9,6 +9,7 @@ nothing it has printed:
   state seat=2 left=3.41 owed=0 flight=0                  after each step of play
                                                             (flight: a card on its way)
   press 2 / play                                          before a press that moves the turn
+  timeout                                                 before the turn's time runs out
   ask 4 / asked 4                                          around a quick dispense
   setting timer=7 / set timer=7                            around a change of settings
   out 7                                                    cards out of the slot so far
@@ -92,7 +93,15 @@ class Player:
         """Virtual time, with a line for every card out and the time left as it goes."""
         end = self.t.now + seconds
         await self.t.settle()
-        while self.t.clock.run_next(end):
+        while (due := self.t.clock.next_due()) is not None and due <= end:
+            # A step at or past the running turn's deadline ends the turn and moves it, as a
+            # press does: said before, since a kill can come once that step's snapshot is on
+            # the disk and before its line. (A paused turn keeps its old deadline: not due.)
+            game = self.t.daemon.table
+            deadline = game.turn.deadline if game.phase is Phase.TURN and game.turn else None
+            if deadline is not None and deadline <= due:
+                say("timeout")
+            self.t.clock.run_next(end)
             self.cards()
             await self.t.settle()
             self.cards()

@@ -76,7 +76,7 @@ def test_sigkill_at_300_random_moments_loses_no_seat_no_time_and_deals_exactly(g
     worst_time = 0.0
     last: dict[str, str] = {}
     pending_ask = 0
-    moved = False  # the last fact was a press that moves the turn, not yet seen through
+    moved = False  # the last fact was a press or a timeout that moves the turn, not yet seen
     kept = {"mode": "flash", "timer": "6"}  # the settings as the config and changes left them
     changing: dict[str, str] = {}  # a change asked for, not yet seen through
     changes = 0
@@ -117,7 +117,7 @@ def test_sigkill_at_300_random_moments_loses_no_seat_no_time_and_deals_exactly(g
             elif word == "asked":
                 asked += pending_ask
                 pending_ask = 0
-            elif word in ("press", "play"):
+            elif word in ("press", "play", "timeout"):
                 moved = True
             elif word in ("setting", "set"):
                 name, value = rest[0].split("=")
