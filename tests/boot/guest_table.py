@@ -1,5 +1,6 @@
 """The table in the test machine, put there as docs/deploy.md tells an operator: a checkout's
-systemd/ and the wheels handed over from the host, the config in place, systemd/install.sh.
+systemd/ and the wheels beside it, handed over from the host, the config in place, then the
+guide's own command lines, read from it and run as written (with sudo, as on the Pi).
 
 The guest stands in for a Pi without its pins: there is no GPIO chip, so the config names
 gpiozero's mock pins (as `flashtable sim` has them), and the LCD's backpack is an i2c-stub
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.controller.mqtt.broker import PASSWORD
+from tests.docs_text import block_after
 from tests.systemd.wheelhouse import CHECKOUT, build_table_wheel, repack, runtime_distributions
 
 from .image import HOST_SERVICES
@@ -23,6 +25,15 @@ from .machine import Machine
 TABLE = "guest"  # the table's id, and its user on the broker
 BROKER_PORT = 1883  # as the guest sees it, on HOST_SERVICES
 SHARE_TAG = "host"
+GUEST_CHECKOUT = "/root/flashtable"
+# docs/deploy.md, step 4 on a Pi without the internet: run in the checkout, wheels/ beside it.
+OFFLINE_INSTALL = block_after("docs/deploy.md", "**A Pi without the internet.**")
+# Step 5 once the editor has saved the config: the check as the service's user, a restart.
+CHECK_AND_RESTART = "".join(
+    line
+    for line in block_after("docs/deploy.md", "## 5. Configure and check").splitlines(True)
+    if not line.startswith("sudoedit ")
+)
 # This version never reaches READY: an upgrade to it must roll back.
 NEVER_READY = {
     "controller/commands/run.py": (
@@ -101,35 +112,39 @@ def mount_share(machine: Machine) -> None:
 
 
 def install_command(wheel: str, *args: str) -> str:
-    """systemd/install.sh from the checkout in /root/flashtable, as the operator runs it; pip
-    finds the wheels in the share instead of on PyPI."""
+    """systemd/install.sh from the checkout, as the guide's offline install runs it, with the
+    wheel `wheel` (relative to the share) and the options `args`."""
     return (
-        "cd /root/flashtable && PIP_NO_INDEX=1 PIP_FIND_LINKS=/mnt/host/wheels "
+        f"cd {GUEST_CHECKOUT} && sudo env PIP_NO_INDEX=1 PIP_FIND_LINKS=/mnt/host/wheels "
         f"FLASHTABLE_FROM=/mnt/host/{wheel} systemd/install.sh {' '.join(args)} 2>&1"
     )
 
 
 def install_table(machine: Machine, share: Share, *, broker: bool = True) -> tuple[str, float]:
     """docs/deploy.md's steps 3 to 5 in a booted machine: what install.sh printed, and the
-    seconds it took. With `broker`, the table is then put on the host's broker."""
+    seconds it took. With `broker`, the table is then put on the host's broker as the guide's
+    "A broker on another machine" says."""
     mount_share(machine)
-    machine.run("mkdir -p /root/flashtable && cp -r /mnt/host/checkout/systemd /root/flashtable/")
+    machine.run(
+        f"mkdir -p {GUEST_CHECKOUT} && "
+        f"cp -r /mnt/host/checkout/systemd /mnt/host/wheels {GUEST_CHECKOUT}/"
+    )
     # The config before the installer: it keeps it, and the table starts on it.
     machine.write("/etc/flashtable/flashtable.toml", CONFIG, mode="0640")
     started = time.monotonic()
-    done = machine.run(install_command(share.table_wheel), timeout=900, check=False)
+    done = machine.run(
+        f"cd {GUEST_CHECKOUT} && (\n{OFFLINE_INSTALL}) 2>&1", timeout=900, check=False
+    )
     took = time.monotonic() - started
     assert done.rc == 0, f"install.sh failed:\n{done.out}{done.err}\n{machine.journal()}"
     if broker:
         # As an operator does: the password file the daemon's own, the broker's address let
-        # through the sandbox, and a restart.
+        # through the sandbox by a drop-in of one's own and a reload, then step 5.
         owner = "flashtable:flashtable"
         machine.write("/etc/flashtable/mqtt-password", PASSWORD, mode="0600", owner=owner)
         machine.run("cat >> /etc/flashtable/flashtable.toml", stdin=MQTT_CONFIG.encode())
-        # docs/deploy.md, step 5: checked as the service's user, and a broker elsewhere let
-        # through the sandbox by a drop-in (A broker on another machine).
-        machine.run("runuser -u flashtable -- flashtable check-config")
         machine.write("/etc/systemd/system/flashtable.service.d/broker.conf", BROKER_DROP_IN)
-        machine.run("systemctl daemon-reload && systemctl restart flashtable")
+        machine.run("sudo systemctl daemon-reload")
+        machine.run("set -e\n" + CHECK_AND_RESTART)
     machine.run("umount /mnt/host")  # QEMU cannot save a machine with the share mounted
     return done.out, took

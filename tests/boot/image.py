@@ -30,7 +30,8 @@ from pathlib import Path
 SUITE = "bookworm"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
 # What a Raspberry Pi OS Lite has that the table needs (install.sh installs python3-venv,
-# python3-pip and i2c-tools, and finds them here already), plus systemd and the kernel.
+# python3-pip and i2c-tools, and finds them here already; the guide's commands run with sudo),
+# plus systemd and the kernel.
 PACKAGES = (
     "systemd",
     "systemd-sysv",
@@ -43,6 +44,7 @@ PACKAGES = (
     "i2c-tools",
     "iproute2",
     "procps",
+    "sudo",
 )
 DISK_SIZE = "3G"  # sparse: the tree takes about a third, the rest is room for installs
 HERE = Path(__file__).resolve().parent
