@@ -283,12 +283,16 @@ class SerialEjector:
         link = self._link
         if link is None:
             return
-        for kind, payload in link.receive(data, self._us()):
+        frames = link.receive(data, self._us())
+        for kind, payload in frames:
             try:
                 self._message(kind, payload)
             except Exception:  # a message we cannot use must not take the table down
                 log.exception("launcher controller message %#04x %s", kind, payload.hex())
-        if self.refused is None and self.firmware is not None and not self.link_up:
+        # Back only on the controller's frames: bytes that are none (the banner of a board just
+        # switched on, noise) come before its RESET, and a DISPENSE sent on them would be
+        # judged by that RESET as one the board may have dealt from.
+        if frames and self.refused is None and self.firmware is not None and not self.link_up:
             self._set_link(True)
             self._next()  # cards asked for while the controller was silent
         self._arm_resend()

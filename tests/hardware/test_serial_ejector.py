@@ -13,6 +13,7 @@ from pathlib import Path
 
 from firmware import protocol as p
 from firmware.frame import Decoder, encode
+from firmware.launcher import banner
 from hardware.clock import LoopClock
 from hardware.ejector import CardCounted, Halted
 from hardware.serial_dispense import Sent
@@ -216,6 +217,34 @@ def test_an_unplugged_cable_is_survived_and_the_link_back_within_2s(tmp_path):
         assert [h.reason for h in rig.halts()] == ["done"]
         assert rig.model.cards_out == 34
         assert [up for _, up in rig.links] == [True, False, True]
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_controller_switched_on_again_while_silent_is_asked_for_cards_only_after_its_info(
+    tmp_path,
+):
+    """Cards asked for while the controller is silent wait for its frames, not for any byte:
+    its banner, read before its first frame, neither brings the link back nor sends the
+    DISPENSE (the controller, just started, would not take it, and its RESET would then count
+    a card it never dealt). They are asked for after its INFO, and every one leaves."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=19)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.firmware.close()  # it falls silent
+        await rig.until(lambda: not rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(2)  # waits as owed
+        os.write(rig.fw_slave, banner(bytes(8)).encode())  # switched on: its banner first
+        await asyncio.sleep(0.5)
+        assert [up for _, up in rig.links] == [True, False]
+        rig.firmware = FirmwareSim(rig.fw_slave, clock=rig.clock, rng=random.Random(20))
+        await rig.until(lambda: rig.halts(), within=10.0)
+        assert [h.reason for h in rig.halts()] == ["done"]
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == 2
+        assert rig.model.cards_out == 2
+        assert rig.ejector.owed == 0
         await rig.close()
 
     virtual_loop.run(main())
