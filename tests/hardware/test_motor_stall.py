@@ -43,22 +43,30 @@ class Roller(threading.Thread):
         self.done = threading.Event()
 
     def run(self) -> None:
-        forward = False
+        forward, value, last = False, 0.0, time.monotonic()
         while not self.done.is_set():
+            time.sleep(STEP)
             now = time.monotonic()
-            value = self.motor.value
+            # The roller turns in real time however late this thread wakes (a loaded
+            # machine): the drive since the last look moves the card on, in steps of STEP,
+            # and each beam edge crossed meanwhile is handed on with the time it came at.
+            steps = max(1, round((now - last) / STEP))
+            for step in range(1, steps + 1):
+                self._turn(value * (now - last) / steps, last + (now - last) * step / steps)
+            value, last = self.motor.value, now
             if forward and value <= 0:
                 self.stops.append(now)
             forward = value > 0
-            self.phase = max(0.0, self.phase + value * STEP / CARD_CYCLE)
-            in_beam = self.phase >= 1.0 - IN_BEAM
-            if self.phase >= 1.0:
-                self.phase, in_beam = 0.0, False
-                self.out += 1
-            if in_beam != (not self.beam_clear):
-                self.beam_clear = not in_beam
-                self.on_edge(self.beam_clear, now)
-            time.sleep(STEP)
+
+    def _turn(self, drive_seconds: float, at: float) -> None:
+        self.phase = max(0.0, self.phase + drive_seconds / CARD_CYCLE)
+        in_beam = self.phase >= 1.0 - IN_BEAM
+        if self.phase >= 1.0:
+            self.phase, in_beam = 0.0, False
+            self.out += 1
+        if in_beam != (not self.beam_clear):
+            self.beam_clear = not in_beam
+            self.on_edge(self.beam_clear, at)
 
 
 async def dispense_with_a_stall(cards: int, stall: float, at_card: int) -> dict:
