@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -38,6 +39,14 @@ def machine() -> str:
         f"{platform.release()}, Python {platform.python_version()}; load average at the "
         f"start {load} (the machine is shared: quote medians and ratios from one run)"
     )
+
+
+def kept_sections(page: str) -> list[str]:
+    """The page's sections that no script here writes, as they are: the booted machine's
+    (`bench/boot.py` needs root and QEMU, and its figures are written in by hand)."""
+    ours = {title for title, _, _ in RUNS}
+    sections = re.split(r"(?m)^(?=## )", page)[1:]
+    return [section for section in sections if section.splitlines()[0][3:] not in ours]
 
 
 def main() -> None:
@@ -73,7 +82,9 @@ def main() -> None:
         "",
         *sections,
     ]
-    (ROOT / "docs" / "performance.md").write_text("\n".join(page))
+    path = ROOT / "docs" / "performance.md"
+    kept = kept_sections(path.read_text(encoding="utf-8")) if path.exists() else []
+    path.write_text("\n".join(page) + "".join(f"\n{section.rstrip()}\n" for section in kept))
     print("wrote docs/performance.md")
 
 
