@@ -1,0 +1,102 @@
+"""What a round leaves behind when it ends, what its summary reports, and the Jump-In guard:
+a round's turn, mode and figures are its own, and a player whose turn came does not jump in
+on it."""
+
+from controller.game import Command, Configure, Phase
+from controller.game.holds import JUMP_HOLD, WIN_HOLD
+from controller.game.summary import PAGE_TIME
+from controller.mqtt.topics import state_snapshot
+from controller.settings import Settings
+
+from .driver import Game
+
+
+def test_the_round_over_event_reports_each_seats_slap_reaction_times():
+    game = Game({"turn_timer": "off", "slap_window": 3}, seed=2)
+    slapper = game.start(1, 2, 3)
+    fast, slow = game.others(slapper)
+    slapped = game.now + 1.0
+    game.press("slap", slapped)
+    game.press(f"seat{fast}", slapped + 0.25)
+    game.release(f"seat{fast}", slapped + 0.3)
+    game.wait(10.0)  # the window closes on the slowest; the result shows; a turn is up
+    winner = game.lit
+    mark = game.mark()
+    game.hold(f"seat{winner}", WIN_HOLD + 0.1)
+    [over] = game.announced("round_over", mark)
+    seats = {s["seat"]: s for s in over["seats"]}
+    assert set(seats[fast]) == {
+        "seat",
+        "turns",
+        "timeouts",
+        "slaps_lost",
+        "slap_best_ms",
+        "slap_average_ms",
+        "launcher_cards",
+        "average_turn",
+    }
+    assert (seats[fast]["slap_best_ms"], seats[fast]["slap_average_ms"]) == (250, 250)
+    assert (seats[slow]["slap_best_ms"], seats[slow]["slap_average_ms"]) == (None, None)
+    assert seats[slow]["slaps_lost"] == 1
+
+
+def test_a_seat_pressed_after_the_round_shows_its_screen_its_full_time():
+    game = Game({"turn_timer": "off"}, seed=1)
+    game.start(1, 2, 3)
+    game.hold(f"seat{game.lit}", WIN_HOLD + 0.1)
+    assert game.table.phase is Phase.ROUND_OVER
+    game.wait(2 * PAGE_TIME + 1.0)
+    pressed = game.now + 1.3
+    game.press("seat3", pressed)
+    game.release("seat3", pressed + 0.1)
+    page = game.table.summary.page
+    lines = game.lines
+    assert lines[0].startswith("Seat 3")
+    game.run_until(pressed + PAGE_TIME - 0.01)
+    assert game.table.summary.page == page and game.lines == lines
+    game.run_until(pressed + PAGE_TIME)
+    assert game.table.summary.page != page
+
+
+def test_a_mode_chosen_during_a_round_is_the_tables_once_the_round_is_over():
+    game = Game({"turn_timer": 6}, seed=1)
+    game.start(1, 2)
+    game.feed(Configure(Settings({"turn_timer": 6, "mode": "flash"}), game.now + 0.5))
+    assert game.table.mode == "table"  # the round plays on in its own mode
+    game.hold(f"seat{game.lit}", WIN_HOLD + 0.1)
+    assert game.table.phase is Phase.ROUND_OVER
+    assert state_snapshot(game.table)["mode"] == "flash"
+    game.feed(Command("seating", game.now + 1.0))
+    assert game.lines[0].startswith("Flash")
+
+
+def test_between_rounds_no_seat_has_the_turn():
+    game = Game({"turn_timer": 6}, seed=1)
+    game.start(1, 2)
+    assert state_snapshot(game.table)["seat"] == game.lit
+    game.hold(f"seat{game.lit}", WIN_HOLD + 0.1)
+    assert game.table.phase is Phase.ROUND_OVER
+    assert state_snapshot(game.table)["seat"] is None
+
+
+def test_a_player_whose_turn_comes_while_they_hold_does_not_jump_in_on_it():
+    """They held on while the lit player ended their turn, and the turn came to them: it is
+    theirs from its start, with its full time, and no Jump-In is said."""
+    game = Game({"turn_timer": 6, "jump_in": "on", "picker": "classic"}, seed=0)
+    lit = game.start(1, 2)
+    other = game.others(lit)[0]
+    for _ in range(20):
+        game.press(f"seat{other}")
+        game.press(f"seat{lit}", game.now + 0.1)
+        if game.lit == other:
+            break
+        game.release(f"seat{other}", game.now + 0.01)
+        game.release(f"seat{lit}", game.now + 0.01)
+        lit, other = game.lit, game.others(game.lit)[0]
+    assert game.lit == other
+    started = game.table.turn.started
+    mark = game.mark()
+    game.run_until(started + JUMP_HOLD + 0.1)
+    game.release(f"seat{other}", game.now)
+    assert game.announced("jump_in", mark) == []
+    assert game.table.turn.started == started and game.lines[0] != f"Jump-In! Seat {other}"
