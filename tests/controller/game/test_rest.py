@@ -3,6 +3,7 @@
 import pytest
 
 from controller.game import Command, Configure, Phase
+from controller.game.codec import encode, time_left
 from controller.game.events import CardOut, LauncherStopped
 from controller.game.holds import WIN_HOLD
 from controller.game.view import SLEEP_LINES
@@ -337,3 +338,26 @@ def test_a_table_woken_shows_its_pause_not_what_it_said_before_it_slept():
     assert game.table.asleep
     game.tap("seat1")
     assert game.lines == ("Paused", f"Seat {lit}".ljust(16))
+
+
+def test_a_resume_sounds_and_announces_the_seat_and_the_time_left():
+    game = Game({"turn_timer": 6})
+    lit = game.start(1, 2, 3)
+    game.press("play_pause", game.table.turn.started + 2.5)
+    mark = game.mark()
+    game.press("play_pause", game.now + 30)
+    assert game.sounds(mark) == ["resume"]
+    assert game.announced("resumed", mark) == [{"seat": lit, "left": pytest.approx(3.5)}]
+
+
+def test_a_snapshot_of_a_paused_turn_keeps_the_time_it_had_left():
+    """What a crash or a power cut resumes with (SPEC §2.5): the turn's time left, also as
+    the figure the heartbeat reads back from the snapshot."""
+    game = Game({"turn_timer": 6})
+    game.start(1, 2, 3)
+    game.press("play_pause", game.table.turn.started + 2.5)
+    game.wait(20)
+    data = encode(game.table, game.now)
+    assert time_left(data) == pytest.approx(3.5)
+    game.tap("play_pause")
+    assert time_left(encode(game.table, game.now)) == pytest.approx(3.4)
