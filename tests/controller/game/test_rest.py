@@ -361,3 +361,7 @@ def test_a_snapshot_of_a_paused_turn_keeps_the_time_it_had_left():
     assert time_left(data) == pytest.approx(3.5)
     game.tap("play_pause")
     assert time_left(encode(game.table, game.now)) == pytest.approx(3.4)
+    untimed = Game({"turn_timer": "off"})
+    untimed.start(1, 2)
+    untimed.tap("play_pause")
+    assert time_left(encode(untimed.table, untimed.now)) is None
