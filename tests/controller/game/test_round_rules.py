@@ -100,3 +100,26 @@ def test_a_player_whose_turn_comes_while_they_hold_does_not_jump_in_on_it():
     game.release(f"seat{other}", game.now)
     assert game.announced("jump_in", mark) == []
     assert game.table.turn.started == started and game.lines[0] != f"Jump-In! Seat {other}"
+
+
+def test_every_slap_race_a_seat_loses_counts_in_the_round_summary():
+    game = Game({"turn_timer": "off", "slap_window": 3}, seed=5)
+    game.start(1, 2, 3)
+    loser, races = 3, 0
+    while races < 2:
+        slapper = game.lit
+        if slapper == loser:
+            game.tap(f"seat{slapper}")
+            continue
+        [racer] = game.others(slapper, loser)
+        slapped = game.now + 0.5
+        game.press("slap", slapped)
+        game.press(f"seat{racer}", slapped + 0.2)
+        game.release(f"seat{racer}", slapped + 0.3)
+        game.wait(10.0)
+        races += 1
+    mark = game.mark()
+    game.hold(f"seat{game.lit}", WIN_HOLD + 0.1)
+    [over] = game.announced("round_over", mark)
+    lost = {s["seat"]: s["slaps_lost"] for s in over["seats"]}
+    assert lost[loser] == 2 and sum(lost.values()) == 2
