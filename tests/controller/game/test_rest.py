@@ -1,9 +1,11 @@
 """Pause and resume keep the time left; inactivity puts the table to sleep; a press wakes it."""
 
+import random
+
 import pytest
 
 from controller.game import Command, Configure, Phase
-from controller.game.codec import encode, time_left
+from controller.game.codec import decode, encode, time_left
 from controller.game.events import CardOut, LauncherStopped
 from controller.game.holds import WIN_HOLD
 from controller.game.view import SLEEP_LINES
@@ -365,3 +367,23 @@ def test_a_snapshot_of_a_paused_turn_keeps_the_time_it_had_left():
     untimed.start(1, 2)
     untimed.tap("play_pause")
     assert time_left(encode(untimed.table, untimed.now)) is None
+
+
+def test_a_paused_turn_resumed_from_a_snapshot_counts_no_paused_time_as_turn_time():
+    game = Game({"turn_timer": 6})
+    lit = game.start(1, 2, 3)
+    game.press("play_pause", game.table.turn.started + 2.5)
+    game.wait(20)
+    data = encode(game.table, game.now)
+    game.table = decode(
+        data,
+        settings=game.settings,
+        stations=game.stations,
+        has_launcher=False,
+        now=game.now,
+        rng=random.Random(0),
+    )
+    resumed = game.now + 1.0
+    game.press("play_pause", resumed)
+    game.press(f"seat{lit}", resumed + 1.0)
+    assert game.announced("turn_ended") == [{"seat": lit, "seconds": 3.5}]
