@@ -5,6 +5,7 @@ on it."""
 from controller.game import Command, Configure, Phase
 from controller.game.holds import JUMP_HOLD, WIN_HOLD
 from controller.game.summary import PAGE_TIME
+from controller.game.summary import pages as summary_pages
 from controller.mqtt.topics import state_snapshot
 from controller.settings import Settings
 
@@ -123,3 +124,16 @@ def test_every_slap_race_a_seat_loses_counts_in_the_round_summary():
     [over] = game.announced("round_over", mark)
     lost = {s["seat"]: s["slaps_lost"] for s in over["seats"]}
     assert lost[loser] == 2 and sum(lost.values()) == 2
+
+
+def test_a_summary_label_too_long_for_its_figure_gives_way_first_word_first():
+    """A turn of two weeks (no timer, no sleep): "avg turn" gives way to the whole figure, its
+    first word's letters first ("press OK" becomes "pres OK", docs of text.row)."""
+    game = Game({"turn_timer": "off", "sleep_time": "off"}, seed=1)
+    lit = game.start(1, 2)
+    game.press(f"seat{lit}", game.table.turn.started + 1_234_567.8)
+    game.release(f"seat{lit}", game.now + 0.1)
+    game.hold(f"seat{game.others(game.lit)[0]}", WIN_HOLD + 0.1)
+    assert game.table.phase is Phase.ROUND_OVER
+    [line] = [ln for lines in summary_pages(game.table) for ln in lines if "1234567.8s" in ln]
+    assert line == "turn  1234567.8s"
