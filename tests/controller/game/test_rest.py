@@ -387,3 +387,15 @@ def test_a_paused_turn_resumed_from_a_snapshot_counts_no_paused_time_as_turn_tim
     game.press("play_pause", resumed)
     game.press(f"seat{lit}", resumed + 1.0)
     assert game.announced("turn_ended") == [{"seat": lit, "seconds": 3.5}]
+
+
+def test_a_snapshot_of_a_running_turn_keeps_the_time_it_has_left():
+    game = Game({"turn_timer": 4})
+    game.start(1, 2)
+    deadline = game.table.turn.deadline
+    game.run_until(deadline - 0.25)
+    assert time_left(encode(game.table, game.now)) == pytest.approx(0.25)
+    untimed = Game({"turn_timer": "off"})
+    untimed.start(1, 2)
+    untimed.wait(5)
+    assert time_left(encode(untimed.table, untimed.now)) is None
