@@ -4,7 +4,7 @@ on it."""
 
 from controller.game import Command, Configure, Phase
 from controller.game.holds import JUMP_HOLD, WIN_HOLD
-from controller.game.summary import PAGE_TIME
+from controller.game.summary import ENDED, PAGE_TIME
 from controller.game.summary import pages as summary_pages
 from controller.mqtt.topics import state_snapshot
 from controller.settings import Settings
@@ -137,3 +137,22 @@ def test_a_summary_label_too_long_for_its_figure_gives_way_first_word_first():
     assert game.table.phase is Phase.ROUND_OVER
     [line] = [ln for lines in summary_pages(game.table) for ln in lines if "1234567.8s" in ln]
     assert line == "turn  1234567.8s"
+
+
+def test_a_round_ended_from_the_menu_before_anyone_won_names_no_winner():
+    game = Game({"turn_timer": "off"}, seed=1)
+    game.start(1, 2)
+    game.feed(Command("new_round", game.now + 1.0))
+    assert game.table.phase is Phase.ROUND_OVER
+    assert game.lines == ENDED
+
+
+def test_a_seat_with_one_turn_reads_one_turn():
+    game = Game({"turn_timer": "off"}, seed=1)
+    lit = game.start(1, 2)
+    game.tap(f"seat{lit}")
+    game.feed(Command("new_round", game.now + 1.0))
+    lines = [
+        ln for page in summary_pages(game.table) for ln in page if ln.startswith(f"Seat {lit}")
+    ]
+    assert f"Seat {lit}    1 turn" in lines
