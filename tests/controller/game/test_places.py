@@ -6,6 +6,7 @@ import pytest
 
 from controller.game import Command, Configure, Phase
 from controller.game.holds import JUMP_HOLD, WIN_HOLD
+from controller.game.places import out_now
 from controller.game.summary import PAGE_TIME
 
 from .driver import Game
@@ -250,3 +251,59 @@ def test_a_round_for_places_ended_from_the_menu_is_won_by_the_first_out():
     assert over["winner"] == first and over["places"] == [first]
     assert game.sounds(mark) == ["round_ended"]
     assert game.lines == ("Round ended", f"Seat {first} wins!")
+
+
+def test_a_place_taken_in_extreme_is_named_with_how_many_are_still_in_for_two_seconds():
+    game = Game({"mode": "extreme", "finish": "places"}, has_launcher=True)
+    game.seat(1, 2, 3)
+    game.tap("play_pause")
+    game.press("seat2")
+    taken = game.now + WIN_HOLD
+    game.run_until(taken)
+    assert game.table.places == (2,)
+    assert game.lines == ("Seat 2 1st place", "2 still in")
+    game.run_until(taken + 1.99)
+    assert game.lines == ("Seat 2 1st place", "2 still in")
+    game.run_until(taken + 2.0)
+    assert game.lines[0] != "Seat 2 1st place"
+
+
+def test_a_player_brought_back_is_named_for_two_seconds():
+    game = Game(PLACES, seed=8)
+    lit = game.start(1, 2, 3, 4)
+    first = game.others(lit)[0]
+    out(game, first)
+    back = game.now + 1.0
+    game.feed(Command("bring_back", back, first))
+    assert game.lines == (f"Seat {first} is back", "in the round")
+    game.run_until(back + 1.99)
+    assert game.lines == (f"Seat {first} is back", "in the round")
+    game.run_until(back + 2.0)
+    assert game.lines[0] != f"Seat {first} is back"
+
+
+def test_between_rounds_no_player_is_out():
+    """The menu offers to bring back only a player out of the round in play."""
+    game = Game(PLACES, seed=8)
+    lit = game.start(1, 2, 3)
+    first, second = game.others(lit)
+    out(game, first)
+    assert out_now(game.table) == (first,)
+    out(game, second)
+    assert game.table.phase is Phase.ROUND_OVER
+    assert out_now(game.table) == ()
+
+
+def test_a_place_that_hands_the_turn_on_sounds_the_place_alone():
+    """One moment, one tune: the player out's hold outlasted their own turn, and the next
+    player is lit to the place's tune, not to a turn's as well."""
+    game = Game({**PLACES, "jump_in": "on"}, seed=4)
+    lit = game.start(1, 2, 3)
+    jumper = game.others(lit)[0]
+    game.press(f"seat{jumper}")
+    game.wait(JUMP_HOLD + 0.01)
+    assert game.lit == jumper
+    mark = game.mark()
+    game.wait(WIN_HOLD - JUMP_HOLD)
+    assert game.table.places == (jumper,) and game.lit != jumper
+    assert game.sounds(mark) == ["place"]

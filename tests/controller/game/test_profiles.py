@@ -72,3 +72,8 @@ def test_custom_profile_takes_its_bounds_either_way_round():
     assert custom_profile(50, 6, 2) == custom_profile(50, 2, 6)
     assert hit(custom_profile(100, 3, 3), 0, random.Random(0)) == 3
     assert hit(custom_profile(0, 3, 3), 0, random.Random(0)) == 0
+
+
+def test_a_custom_chance_of_100_percent_fires_on_every_press():
+    rng = random.Random(5)
+    assert all(hit(custom_profile(100, 1, 12), 0, rng) for _ in range(5_000))

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.game import Phase, Press
+from controller.game.holds import WIN_HOLD
 from controller.game.slap import PAGE_TIME
 from controller.game.view import SLAP_LINES
 
@@ -404,3 +405,23 @@ def test_seven_slowest_seats_fit_the_lcd():
     assert len(first) <= 16 and first.startswith("Slowest: ")
     assert second == "Each draws 2"
     assert game.announced("slap_result")[0]["slowest"] == game.others(slapper)
+
+
+def test_a_hold_begun_before_the_slap_is_neither_a_race_press_nor_a_round_end():
+    """A racer who was already holding their button when SLAP was pressed has not pressed in
+    the race, and their hold, cut by the race, does not end the round."""
+    game = Game({"turn_timer": "off", "slap_window": 3}, seed=2)
+    slapper = game.start(1, 2, 3)
+    holder, other = game.others(slapper)
+    held = game.now + 1.0
+    game.press(f"seat{holder}", held)
+    game.press("slap", held + 0.5)
+    game.press(f"seat{other}", held + 0.7)
+    game.release(f"seat{other}", held + 0.8)
+    game.run_until(held + WIN_HOLD + 0.5)
+    assert game.table.phase is Phase.SLAP
+    game.release(f"seat{holder}", held + 3.4)
+    game.wait(10.0)
+    assert game.announced("round_over") == []
+    [result] = game.announced("slap_result")
+    assert result["slowest"] == [holder]

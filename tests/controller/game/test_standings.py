@@ -1,7 +1,10 @@
 """The evening's standings: folded in at each round's end, shown after the summary and on the
 seating screen between rounds, cleared by sleep or by Reset standings."""
 
+import random
+
 from controller.game import Command, Phase
+from controller.game.codec import decode, encode
 from controller.game.holds import WIN_HOLD
 from controller.game.standings import PAGE_TIME, pages
 from controller.game.state import SeatStanding, SlapTimes, Standings
@@ -160,3 +163,40 @@ def test_in_extreme_the_seating_screen_keeps_the_launchers_result_in_sight():
     shown = game.lines
     game.wait(3 * PAGE_TIME)
     assert game.lines == shown and game.lines[0].startswith("Extreme")
+
+
+def test_after_reset_standings_the_summarys_first_screen_shows_its_full_time():
+    game = Game(PLACES, seed=1)
+    game.seat(1, 2)
+    play_places(game, [2, 1])
+    game.wait(5 * PAGE_TIME)
+    reset = game.now + 1.0
+    game.feed(Command("reset_standings", reset))
+    game.run_until(reset + PAGE_TIME - 0.01)
+    assert game.table.summary.page == 0
+    assert game.lines == ("Round over!", "Seat 2 wins!")
+    game.run_until(reset + PAGE_TIME)
+    assert game.table.summary.page == 1
+
+
+def test_a_resumed_round_whose_snapshot_lacks_a_seats_figures_still_counts_that_seat():
+    """A snapshot that decodes is one the table can play on (controller/game/codec.py): a seat
+    without figures in it plays the round on and counts it, with none of its own."""
+    game = Game({**PLACES, "finish": "first"}, seed=1)
+    game.start(1, 2, 3)
+    data = encode(game.table, game.now)
+    del data["stats"]["3"]
+    game.table = decode(
+        data,
+        settings=game.settings,
+        stations=game.stations,
+        has_launcher=False,
+        now=game.now,
+        rng=random.Random(0),
+    )
+    game.tap("play_pause")
+    out(game, 1)
+    assert game.table.phase is Phase.ROUND_OVER
+    assert game.table.standings.rounds == 1
+    assert game.table.standings.seats[3] == SeatStanding(rounds=1)
+    assert game.table.standings.seats[1].wins == 1

@@ -2,7 +2,7 @@
 
 import pytest
 
-from controller.game import Phase
+from controller.game import Phase, Tick
 from controller.game.turns import TIMEOUT_HOLD
 
 from .driver import Game
@@ -122,3 +122,14 @@ def test_a_press_after_the_deadline_is_too_late_even_when_handled_before_the_tic
     game.feed(Press(f"seat{lit}", deadline + 0.01), deadline + 0.02)
     assert game.announced("timeout") == [{"seat": lit, "penalty": 2}]
     assert game.announced("turn_ended") == []
+
+
+def test_a_wakeup_handled_late_at_the_deadline_sounds_the_timeout_and_no_last_tick():
+    game = Game({"turn_timer": 6})
+    lit = game.start(1, 2)
+    deadline = game.table.turn.deadline
+    game.run_until(deadline - 1.5)
+    mark = game.mark()
+    game.feed(Tick(deadline))
+    assert game.announced("timeout", mark) == [{"seat": lit, "penalty": 2}]
+    assert game.sounds(mark) == ["timeout"]
