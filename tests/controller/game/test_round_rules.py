@@ -156,3 +156,16 @@ def test_a_seat_with_one_turn_reads_one_turn():
         ln for page in summary_pages(game.table) for ln in page if ln.startswith(f"Seat {lit}")
     ]
     assert f"Seat {lit}    1 turn" in lines
+
+
+def test_during_a_slap_race_no_seat_has_the_turn():
+    """The lit player's SLAP ends their turn: while the race runs, the state names no seat,
+    and the next turn is named once the results have been shown."""
+    game = Game({"turn_timer": "off", "slap_window": 3}, seed=2)
+    game.start(1, 2, 3)
+    assert state_snapshot(game.table)["seat"] == game.lit
+    game.press("slap", game.now + 1.0)
+    assert game.table.phase is Phase.SLAP
+    assert state_snapshot(game.table)["seat"] is None
+    game.wait(10.0)
+    assert state_snapshot(game.table)["seat"] == game.lit
