@@ -8,7 +8,7 @@ import pytest
 from controller.game.effects import Dispense, ResumeLauncher
 from controller.game.events import CardOut, Command, Configure, ExactDraw, LauncherStopped
 from controller.game.launch import CAP_WINDOW, CHIME_TIME
-from controller.game.state import MAX_OWED, Launcher, Phase
+from controller.game.state import MAX_OWED, Delivery, Launcher, Phase
 from controller.shell.tunes import TUNES
 
 from .driver import Game
@@ -479,3 +479,53 @@ def test_a_hits_result_ends_with_a_pause_and_stays_off_the_resumed_turn():
     game.tap("play_pause")
     assert game.table.phase is Phase.TURN
     assert game.lines[0] == "Table   no timer" and game.lit == seat
+
+
+def time_out(game: Game, seat: int) -> None:
+    """Hand the turn on until `seat` is lit, then let its time run out (one card owed)."""
+    while game.lit != seat:
+        game.tap(f"seat{game.lit}")
+    game.wait(game.table.turn.deadline - game.now)
+    assert game.announced("penalty")[-1]["seat"] == seat
+    game.wait(game.table.notice.until - game.now)
+
+
+def card_seats(game: Game, since: int) -> list[int | None]:
+    """Count out every card owed: the seat each one was for, in the order they came."""
+    count_out(game, game.table.launcher.owed)
+    return [card["seat"] for card in game.announced("card_out", since)]
+
+
+def test_penalties_owed_come_out_card_by_card_in_the_order_they_were_owed():
+    game = table_game(turn_timer=2, timeout_penalty=1)
+    game.start(1, 2, 3)
+    mark = game.mark()
+    order = [1, 2, 1, 3, 3, 2, 1]
+    for seat in order:
+        time_out(game, seat)
+    assert card_seats(game, mark) == order
+
+
+def test_past_the_queue_limit_a_delivery_joins_the_last_one_owed_to_its_seat():
+    # Deliveries never counted: seat 3 first, then 31 alternating between 1 and 2, the last
+    # to 1. Past that, each penalty joins the last delivery owed to its seat (seat 4, owed
+    # nothing yet, queues at the end): every card still reaches its seat.
+    game = table_game(turn_timer=2, timeout_penalty=1)
+    game.start(1, 2, 3, 4)
+    backlog = [3] + [1 + i % 2 for i in range(31)]
+    queue = tuple(Delivery(seat, 1, "timeout") for seat in backlog)
+    game.table = replace(game.table, launcher=replace(game.table.launcher, queue=queue))
+    mark = game.mark()
+    for seat in (1, 3, 4):
+        time_out(game, seat)
+    assert card_seats(game, mark) == [3, 3, *backlog[1:], 1, 4]
+
+
+def test_a_card_counted_with_nothing_owed_is_counted_for_nobody():
+    # The beam counts whatever leaves the slot, also a card nobody asked for.
+    game = table_game(turn_timer="off")
+    game.start(1, 2)
+    before = game.table.launcher.cards_out
+    game.feed(CardOut(game.now))
+    assert game.table.launcher.cards_out == before + 1
+    assert game.announced("card_out") == [{"seat": None, "owed": 0}]
