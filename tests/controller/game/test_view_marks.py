@@ -67,3 +67,20 @@ def test_after_many_misses_on_another_profile_the_ascending_lights_flash():
     game.feed(Configure(game.table.settings.replace({"launcher_profile": "ascending"}), game.now))
     lights, _ = chime_lights(game)
     assert lights == {"flash"}
+
+
+def test_with_two_chimes_sounding_the_lights_follow_the_later_one_as_the_buzzer_does():
+    # A second press cuts the first chime off: the lights go on at the second one's pace.
+    seen = set()
+    for seed in range(6):
+        game = extreme_game("ascending", seed)
+        mark = game.mark()
+        game.tap("launcher")
+        game.tap("launcher")
+        assert len(game.table.launcher.chimes) == 2
+        first_missed = game.announced("hit", mark)[0]["drawn"] == 0
+        chimes = [s for s in game.sounds(mark) if s.startswith("chime")]
+        assert chimes[-1] == f"chime{int(first_missed)}"
+        assert set(game.view.lights[:3]) == {QUICKENING[int(first_missed)]}
+        seen.add(first_missed)
+    assert seen == {True, False}
