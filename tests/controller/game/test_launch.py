@@ -529,3 +529,15 @@ def test_a_card_counted_with_nothing_owed_is_counted_for_nobody():
     game.feed(CardOut(game.now))
     assert game.table.launcher.cards_out == before + 1
     assert game.announced("card_out") == [{"seat": None, "owed": 0}]
+
+
+def test_with_a_whole_deck_owed_a_further_penalty_asks_nothing_of_the_launcher():
+    game = table_game(turn_timer=2, timeout_penalty=2)
+    game.start(1, 2)
+    game.feed(ExactDraw(MAX_OWED, "restart", game.now))
+    mark = game.mark()
+    game.wait(2.0)
+    assert game.announced("penalty", mark)  # the table still decides it, and says so
+    assert dispensed(game, mark) == [] and game.announced("dispense", mark) == []
+    count_out(game, MAX_OWED)
+    assert game.table.launcher.owed == 0 and game.table.launcher.queue == ()

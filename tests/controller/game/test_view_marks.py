@@ -84,3 +84,18 @@ def test_with_two_chimes_sounding_the_lights_follow_the_later_one_as_the_buzzer_
         assert set(game.view.lights[:3]) == {QUICKENING[int(first_missed)]}
         seen.add(first_missed)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize(
+    ("profile", "header"),
+    [
+        ("classic", "Extreme  classic"),
+        ("mild", "Extreme     mild"),
+        ("custom", "Extreme   custom"),
+        ("ascending", "Ext. ascending"),
+    ],
+)
+def test_the_extreme_header_keeps_the_mode_and_the_profile_two_words(profile, header):
+    # "ascending" fills the room "Extreme" leaves: the mode is shortened, not run into it.
+    game = extreme_game(profile, 0)
+    assert game.lines[0] == header
