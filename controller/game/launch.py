@@ -159,7 +159,7 @@ def hit(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> T
         table,
         misses=misses,
         recent=(*recent, (at, player, cards)) if cards else recent,
-        chimes=(*launcher.chimes, Chime(at + CHIME_TIME, player, cards)),
+        chimes=(*launcher.chimes, Chime(at + CHIME_TIME, player, cards, launcher.misses)),
     )
 
 

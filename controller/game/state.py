@@ -167,6 +167,7 @@ class Chime:
     until: float
     seat: int | None
     cards: int
+    misses: int = 0  # the misses before it, which set the pace of its chime and lights
 
 
 # A whole UNO deck: the launcher never owes more at once. The game keeps to it (a delivery that

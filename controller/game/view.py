@@ -71,10 +71,12 @@ def _light(table: Table, seat: int) -> str:
 
 
 def _chime_light(table: Table) -> str:
-    # Lights quicken with every miss on the ascending profile, as on the newest originals.
+    # Lights quicken with every miss on the ascending profile, as on the newest originals:
+    # with the chime sounding now, which counts the misses before it, not what it will do.
     if table.settings.launcher_profile != "ascending":
         return "blink"
-    return ("blink", "blink_fast", "flash", "flash")[min(table.launcher.misses, 3)]
+    misses = table.launcher.chimes[-1].misses
+    return ("blink", "blink_fast", "flash", "flash")[min(misses, 3)]
 
 
 def _lines(table: Table) -> Lines:
