@@ -10,7 +10,9 @@ from firmware.dispenser import (
     IDLE,
     JAM_US,
     JAMMED,
+    MIN_CARD_US,
     RETRACT_DUTY,
+    RETRACT_US,
     RUNNING,
     SOFT_START,
     Dispenser,
@@ -186,3 +188,65 @@ def test_a_dispense_waiting_for_the_host_is_not_restarted():
     assert d.held and d.state == RUNNING and rig.duties[-1] == 0
     d.restart(cleared + 100_000)
     assert rig.duties[-1] == 0 and d.held
+
+
+def test_a_retract_runs_the_roller_backwards_for_the_retract_time():
+    rig = Rig()
+    d = rig.dispenser
+    d.retract(1_000)
+    assert rig.duties == [-RETRACT_DUTY] and d.next_due() == 1_000 + RETRACT_US
+    d.poll(1_000 + RETRACT_US - 1)
+    assert rig.duties == [-RETRACT_DUTY]
+    d.poll(1_000 + RETRACT_US)
+    assert rig.duties == [-RETRACT_DUTY, 0] and d.next_due() is None
+
+
+def test_no_beam_edge_for_the_jam_time_while_the_dispense_waits_for_the_host_is_no_jam():
+    rig = Rig()
+    d = rig.dispenser
+    d.start(3, 0)
+    cleared = rig.card(100_000)
+    while (due := d.next_due()) is not None and due <= cleared + 100_000:
+        d.poll(due)  # the host does not keep the count: the motor stops
+    assert d.held and rig.duties[-1] == 0
+    rig.block(cleared + 200_000)  # a hand at the slot while the motor waits
+    while (due := d.next_due()) is not None and due <= cleared + 200_000 + 2 * JAM_US:
+        d.poll(due)
+    assert rig.reports == [(CARD, 1)] and d.state == RUNNING and d.held
+
+
+def test_a_card_left_in_the_beam_counts_however_little_of_it_is_still_to_pass():
+    rig = Rig()
+    d = rig.dispenser
+    rig.clear = False  # a card left in the beam by a stop
+    d.start(2, 50_000)
+    rig.unblock(50_000)  # it leaves at once
+    rig.run(50_000 + CLEAR_US)
+    assert rig.reports == [(CARD, 1)]
+
+
+def test_a_glitch_before_a_jam_leaves_no_card_in_the_beam_and_a_hand_there_is_no_card():
+    rig = Rig()
+    d = rig.dispenser
+    d.start(2, 0)
+    rig.block(100_000)
+    rig.unblock(100_000 + MIN_CARD_US // 2)  # a glitch, not a card
+    rig.run(200_000 + JAM_US)
+    assert rig.reports == [(JAM, 0)] and d.state == JAMMED and not d.stuck
+    rig.card(1_500_000)  # a hand clearing the slot crosses the beam
+    rig.run(3_000_000)
+    assert rig.reports == [(JAM, 0)]
+
+
+def test_a_card_counts_only_once_the_beam_has_stayed_clear_and_a_flicker_inside_it_is_one_card():
+    rig = Rig()
+    d = rig.dispenser
+    d.start(3, 0)
+    rig.block(100_000)
+    rig.unblock(110_000)
+    rig.run(110_000 + CLEAR_US - 1)
+    assert rig.reports == []  # the beam has not stayed clear long enough
+    rig.block(110_000 + CLEAR_US - 1)  # the same card blocks it again
+    rig.unblock(130_000)
+    rig.run(130_000 + CLEAR_US)
+    assert rig.reports == [(CARD, 1)]
