@@ -58,3 +58,16 @@ def test_a_countdown_caught_up_only_at_the_deadline_gives_the_timeout_sound_and_
     game.feed(Tick(deadline))  # the wake-up for 1 is handled late, at the deadline itself
     sounds = game.sounds(mark)
     assert "timeout" in sounds and "tick" not in sounds
+
+
+def test_a_jump_in_hold_does_nothing_once_its_seat_has_been_lit_meanwhile():
+    game = Game({"jump_in": "on"}, seed=4)  # a seed that lights the other seat next
+    lit = game.start(1, 2)
+    other = game.others(lit)[0]
+    game.press(f"seat{other}")  # holding on to jump in
+    game.tap(f"seat{lit}", hold=0.1)  # the lit player ends the turn: the other is lit
+    assert game.lit == other
+    mark = game.mark()
+    game.wait(1.0)
+    assert game.announced("jump_in", mark) == [] and "jump_in" not in game.sounds(mark)
+    assert game.lit == other
