@@ -17,6 +17,7 @@ from controller.game import (
     render,
     step,
 )
+from controller.game.codec import decode
 from controller.game.events import Event
 from controller.settings import Settings
 
@@ -36,6 +37,17 @@ class Game:
         self.effects: list = []
 
     # -- driving ---------------------------------------------------------------------------
+
+    def resume(self, snapshot: dict) -> None:
+        """Play on from `snapshot` (codec.encode's), decoded as a restarted daemon does."""
+        self.table = decode(
+            snapshot,
+            settings=self.settings,
+            stations=self.stations,
+            has_launcher=False,
+            now=self.now,
+            rng=random.Random(0),
+        )
 
     def feed(self, event: Event, now: float | None = None) -> list:
         """Step with `event`, handled at `now` (by default at its own time)."""

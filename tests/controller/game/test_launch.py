@@ -23,6 +23,17 @@ def count_out(game: Game, cards: int) -> None:
         game.feed(CardOut(game.now))
 
 
+# Every press fires six cards, and a player gets six at most within the cap's window.
+SIX_EVERY_PRESS_CAPPED_AT_SIX = {
+    "turn_timer": "off",
+    "launcher_profile": "custom",
+    "custom_chance": 100,
+    "custom_min": 6,
+    "custom_max": 6,
+    "burst_cap": 6,
+}
+
+
 def table_game(**settings) -> Game:
     return Game({"turn_timer": 4, **settings}, has_launcher=True, seed=3)
 
@@ -108,14 +119,7 @@ def test_the_burst_cap_holds_for_a_player_pressing_10_times_in_5_seconds():
 
 
 def test_the_cap_counts_per_player_in_table_mode():
-    game = table_game(
-        turn_timer="off",
-        launcher_profile="custom",
-        custom_chance=100,
-        custom_min=6,
-        custom_max=6,
-        burst_cap=6,
-    )
+    game = table_game(**SIX_EVERY_PRESS_CAPPED_AT_SIX)
     first = game.start(1, 2)
     game.tap("launcher")
     game.tap("launcher")
@@ -348,14 +352,7 @@ def test_no_hit_promises_a_card_past_a_whole_deck_while_earlier_chimes_still_sou
 
 
 def test_a_hit_a_whole_cap_window_after_another_no_longer_counts_against_the_cap():
-    game = table_game(
-        turn_timer="off",
-        launcher_profile="custom",
-        custom_chance=100,
-        custom_min=6,
-        custom_max=6,
-        burst_cap=6,
-    )
+    game = table_game(**SIX_EVERY_PRESS_CAPPED_AT_SIX)
     game.start(1, 2)
     first = game.now
     game.press("launcher", first)

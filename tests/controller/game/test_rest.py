@@ -1,11 +1,9 @@
 """Pause and resume keep the time left; inactivity puts the table to sleep; a press wakes it."""
 
-import random
-
 import pytest
 
 from controller.game import Command, Configure, Phase
-from controller.game.codec import decode, encode, time_left
+from controller.game.codec import encode, time_left
 from controller.game.events import CardOut, LauncherStopped
 from controller.game.holds import WIN_HOLD
 from controller.game.view import SLEEP_LINES
@@ -375,14 +373,7 @@ def test_a_paused_turn_resumed_from_a_snapshot_counts_no_paused_time_as_turn_tim
     game.press("play_pause", game.table.turn.started + 2.5)
     game.wait(20)
     data = encode(game.table, game.now)
-    game.table = decode(
-        data,
-        settings=game.settings,
-        stations=game.stations,
-        has_launcher=False,
-        now=game.now,
-        rng=random.Random(0),
-    )
+    game.resume(data)
     resumed = game.now + 1.0
     game.press("play_pause", resumed)
     game.press(f"seat{lit}", resumed + 1.0)

@@ -1,10 +1,8 @@
 """The evening's standings: folded in at each round's end, shown after the summary and on the
 seating screen between rounds, cleared by sleep or by Reset standings."""
 
-import random
-
 from controller.game import Command, Phase
-from controller.game.codec import decode, encode
+from controller.game.codec import encode
 from controller.game.holds import WIN_HOLD
 from controller.game.standings import PAGE_TIME, pages
 from controller.game.state import SeatStanding, SlapTimes, Standings
@@ -186,14 +184,7 @@ def test_a_resumed_round_whose_snapshot_lacks_a_seats_figures_still_counts_that_
     game.start(1, 2, 3)
     data = encode(game.table, game.now)
     del data["stats"]["3"]
-    game.table = decode(
-        data,
-        settings=game.settings,
-        stations=game.stations,
-        has_launcher=False,
-        now=game.now,
-        rng=random.Random(0),
-    )
+    game.resume(data)
     game.tap("play_pause")
     out(game, 1)
     assert game.table.phase is Phase.ROUND_OVER
