@@ -10,6 +10,7 @@ from controller.game import Command, Configure, Phase, Press, Stuck, codec
 from controller.game.engine import MESSAGE_TIME, STUCK_AFTER
 from controller.game.holds import WIN_HOLD
 from controller.game.standings import PAGE_TIME
+from controller.game.turns import TIMEOUT_HOLD
 from controller.shell.tunes import TUNES
 
 from .driver import Game
@@ -260,3 +261,23 @@ def test_a_finish_chosen_during_a_round_is_said_for_a_few_seconds_then_the_turn_
     assert game.lines == ("Finish: places", "from next round")
     game.wait(0.1)
     assert game.lines[1].startswith(f"Seat {lit} turn")
+
+
+# -- the menu and a notice ---------------------------------------------------------------
+
+
+def test_a_turn_that_comes_up_while_the_menu_is_open_starts_paused_with_its_full_time():
+    game = Game({"turn_timer": 2, "sleep_time": "off"}, seed=2)
+    game.start(1, 2)
+    game.wait(2.1)  # the time runs out: the timeout notice holds the table
+    assert game.table.phase is Phase.NOTICE
+    command(game, "menu_opened")
+    game.wait(TIMEOUT_HOLD)  # the notice ends behind the menu
+    assert game.table.phase is Phase.PAUSED
+    assert game.lines[0] == "Paused"
+    paused = game.table.turn.seat
+    game.wait(10)
+    command(game, "menu_closed")
+    assert game.table.phase is Phase.TURN
+    assert game.lit == paused
+    assert game.table.turn.deadline == pytest.approx(game.now + 2)
