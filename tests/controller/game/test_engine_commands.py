@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from controller.game import Command, Configure, Phase, Press, Stuck, codec
+from controller.game import Command, Configure, Phase, Press, Stuck, codec, next_wakeup
 from controller.game.engine import MESSAGE_TIME, STUCK_AFTER
 from controller.game.holds import WIN_HOLD
+from controller.game.slap import PAGE_TIME as SLAP_PAGE_TIME
 from controller.game.standings import PAGE_TIME
 from controller.game.turns import TIMEOUT_HOLD
 from controller.shell.tunes import TUNES
@@ -281,3 +282,27 @@ def test_a_turn_that_comes_up_while_the_menu_is_open_starts_paused_with_its_full
     assert game.table.phase is Phase.TURN
     assert game.lit == paused
     assert game.table.turn.deadline == pytest.approx(game.now + 2)
+
+
+# -- a notice's pages --------------------------------------------------------------------
+
+
+@pytest.mark.timeout(20)  # a page that never moves on would keep the step going for ever
+def test_the_slap_results_pages_move_on_whatever_the_moment_the_race_closed():
+    game = Game({"turn_timer": "off", "sleep_time": "off", "slap_window": 3}, seed=2)
+    game.start(1, 2, 3)
+    # The race closes at 126.00000000000001: its first page's end, that moment plus 2 s,
+    # is the float 128.0, a hair before the exact sum.
+    game.press("slap", 123.00000000000001)
+    game.release("slap", game.now + 0.1)
+    game.run_until(game.table.race.closes)
+    assert game.table.phase is Phase.NOTICE
+    pages = game.table.notice.pages
+    assert len(pages) > 1
+    shown = [game.lines]
+    for _ in pages[1:]:
+        game.run_until(next_wakeup(game.table))
+        shown.append(game.lines)
+    assert shown == list(pages)
+    game.wait(SLAP_PAGE_TIME)
+    assert game.table.phase is Phase.TURN
