@@ -1,5 +1,5 @@
-"""The menu's and the remotes' commands, and buttons found stuck: what each does to the table,
-event by event, in virtual time."""
+"""The menu's and the remotes' commands, buttons found stuck, and what the LCD shows around
+them (a message's time, a notice's pages): event by event, in virtual time."""
 
 import json
 import random
