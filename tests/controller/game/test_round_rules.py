@@ -169,3 +169,22 @@ def test_during_a_slap_race_no_seat_has_the_turn():
     assert state_snapshot(game.table)["seat"] is None
     game.wait(10.0)
     assert state_snapshot(game.table)["seat"] == game.lit
+
+
+def test_the_round_over_event_gives_each_seats_average_turn_in_seconds_to_the_millisecond():
+    game = Game({"turn_timer": "off"}, seed=0)
+    game.start(1, 2)
+    lengths = iter([1.0, 1.0, 1.001] * 4)  # a third of a millisecond more, on average
+    played: dict[int, list[float]] = {1: [], 2: []}
+    while min(len(turns) for turns in played.values()) < 3:
+        seat, length = game.lit, next(lengths)
+        game.press(f"seat{seat}", game.table.turn.started + length)
+        game.release(f"seat{seat}", game.now + 0.05)
+        played[seat].append(length)
+    mark = game.mark()
+    game.feed(Command("new_round", game.now + 1.0))  # ended from the menu: no turn of its own
+    [over] = game.announced("round_over", mark)
+    for seat in over["seats"]:
+        average = sum(played[seat["seat"]]) / len(played[seat["seat"]])
+        assert seat["average_turn"] == round(average, 3)
+    assert any(round(sum(t) / len(t), 3) != round(sum(t) / len(t), 4) for t in played.values())
