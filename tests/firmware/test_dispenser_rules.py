@@ -15,6 +15,7 @@ from firmware.dispenser import (
     RETRACT_US,
     RUNNING,
     SOFT_START,
+    SOFT_START_STEP_US,
     Dispenser,
 )
 from firmware.protocol import CARD, DONE, EMPTY, JAM
@@ -250,3 +251,19 @@ def test_a_card_counts_only_once_the_beam_has_stayed_clear_and_a_flicker_inside_
     rig.unblock(130_000)
     rig.run(130_000 + CLEAR_US)
     assert rig.reports == [(CARD, 1)]
+
+
+def test_the_roller_starts_softly_one_step_of_its_drive_each_step_time():
+    """So that the roller grips the card instead of slipping: the drive steps up through
+    SOFT_START, one step each SOFT_START_STEP_US, and stays at full drive."""
+    rig = Rig()
+    d = rig.dispenser
+    d.start(3, 1_000)
+    for step, duty in enumerate(SOFT_START):
+        at = 1_000 + step * SOFT_START_STEP_US
+        d.poll(at - 1)
+        assert rig.duties[-1] == (SOFT_START[step - 1] if step else duty)
+        d.poll(at)
+        assert rig.duties[-1] == duty
+    d.poll(1_000 + len(SOFT_START) * SOFT_START_STEP_US)
+    assert rig.duties == list(SOFT_START)
