@@ -69,15 +69,22 @@ def test_a_player_who_is_out_has_no_turn_no_jump_in_and_no_second_place():
     assert game.table.places == (leaving,) and game.lit == lit
 
 
-def test_a_hold_that_outlasts_its_own_turn_hands_the_turn_on():
-    """A Jump-In with the last card: the turn moves to the player at 0.6 s, and at 2 s they
-    are out, so it goes on to a player still in."""
+def jumped_in_with_the_last_card() -> tuple[Game, int]:
+    """A Jump-In with the last card: the turn has moved to the player who held on (0.6 s),
+    whose hold goes on to a place (2 s)."""
     game = Game({**PLACES, "jump_in": "on"}, seed=4)
     lit = game.start(1, 2, 3)
     jumper = game.others(lit)[0]
     game.press(f"seat{jumper}")
     game.wait(JUMP_HOLD + 0.01)
     assert game.lit == jumper
+    return game, jumper
+
+
+def test_a_hold_that_outlasts_its_own_turn_hands_the_turn_on():
+    """A Jump-In with the last card: the turn moves to the player at 0.6 s, and at 2 s they
+    are out, so it goes on to a player still in."""
+    game, jumper = jumped_in_with_the_last_card()
     game.wait(WIN_HOLD - JUMP_HOLD)
     assert game.table.places == (jumper,)
     assert game.table.phase is Phase.TURN and game.lit != jumper
@@ -297,12 +304,7 @@ def test_between_rounds_no_player_is_out():
 def test_a_place_that_hands_the_turn_on_sounds_the_place_alone():
     """One moment, one tune: the player out's hold outlasted their own turn, and the next
     player is lit to the place's tune, not to a turn's as well."""
-    game = Game({**PLACES, "jump_in": "on"}, seed=4)
-    lit = game.start(1, 2, 3)
-    jumper = game.others(lit)[0]
-    game.press(f"seat{jumper}")
-    game.wait(JUMP_HOLD + 0.01)
-    assert game.lit == jumper
+    game, jumper = jumped_in_with_the_last_card()
     mark = game.mark()
     game.wait(WIN_HOLD - JUMP_HOLD)
     assert game.table.places == (jumper,) and game.lit != jumper
