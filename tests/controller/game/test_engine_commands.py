@@ -295,6 +295,8 @@ def test_the_slap_results_pages_move_on_whatever_the_moment_the_race_closed():
     # is the float 128.0, a hair before the exact sum.
     game.press("slap", 123.00000000000001)
     game.release("slap", game.now + 0.1)
+    assert game.table.race.closes == 126.00000000000001
+    assert game.table.race.closes + 2.0 == 128.0
     game.run_until(game.table.race.closes)
     assert game.table.phase is Phase.NOTICE
     pages = game.table.notice.pages

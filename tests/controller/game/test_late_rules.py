@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.game import Phase, Tick
+from controller.game import Phase
 from controller.game.codec import encode, time_left
 
 from .driver import Game
@@ -47,17 +47,6 @@ def test_the_time_left_read_from_a_snapshot_is_none_unless_it_is_a_number():
     assert time_left({"turn": {"seat": 1, "played": 1.0, "left": "4"}}) is None
     assert time_left({"turn": None}) is None
     assert time_left({"turn": {"left": 3}}) == 3.0
-
-
-def test_a_countdown_caught_up_only_at_the_deadline_gives_the_timeout_sound_and_no_tick():
-    game = Game({"turn_timer": 6})
-    game.start(1, 2)
-    deadline = game.table.turn.deadline
-    game.run_until(deadline - 1.5)  # the countdown shows 2
-    mark = game.mark()
-    game.feed(Tick(deadline))  # the wake-up for 1 is handled late, at the deadline itself
-    sounds = game.sounds(mark)
-    assert "timeout" in sounds and "tick" not in sounds
 
 
 def test_a_jump_in_hold_does_nothing_once_its_seat_has_been_lit_meanwhile():
