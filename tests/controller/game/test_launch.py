@@ -23,6 +23,13 @@ def count_out(game: Game, cards: int) -> None:
         game.feed(CardOut(game.now))
 
 
+# Every press fires four cards.
+FOUR_EVERY_PRESS = {
+    "launcher_profile": "custom",
+    "custom_chance": 100,
+    "custom_min": 4,
+    "custom_max": 4,
+}
 # Every press fires six cards, and a player gets six at most within the cap's window.
 SIX_EVERY_PRESS_CAPPED_AT_SIX = {
     "turn_timer": "off",
@@ -73,7 +80,7 @@ def test_without_a_launcher_nothing_is_owed():
 
 
 def test_a_hit_chimes_then_fires_what_the_profile_drew():
-    game = table_game(launcher_profile="custom", custom_chance=100, custom_min=4, custom_max=4)
+    game = table_game(**FOUR_EVERY_PRESS)
     seat = game.start(1, 2)
     mark = game.mark()
     game.tap("launcher")
@@ -319,9 +326,7 @@ def test_a_hit_that_fires_sounds_the_fire_tune_as_its_chime_ends_and_a_miss_does
 
 
 def test_the_cards_a_hit_fires_are_dealt_to_the_lit_player_and_counted_as_theirs():
-    game = table_game(
-        turn_timer="off", launcher_profile="custom", custom_chance=100, custom_min=4, custom_max=4
-    )
+    game = table_game(turn_timer="off", **FOUR_EVERY_PRESS)
     seat = game.start(1, 2)
     mark = game.mark()
     game.tap("launcher")
@@ -335,9 +340,7 @@ def test_the_cards_a_hit_fires_are_dealt_to_the_lit_player_and_counted_as_theirs
 def test_no_hit_promises_a_card_past_a_whole_deck_while_earlier_chimes_still_sound():
     # Nearly a deck owed after a restart; two quick hits, both chiming at once, with the cap
     # on: the first gets what fits, the second nothing, and each says what it really gives.
-    game = table_game(
-        turn_timer="off", launcher_profile="custom", custom_chance=100, custom_min=4, custom_max=4
-    )
+    game = table_game(turn_timer="off", **FOUR_EVERY_PRESS)
     game.start(1, 2)
     game.feed(ExactDraw(MAX_OWED - 3, "restart", game.now))
     mark = game.mark()
@@ -463,9 +466,7 @@ def test_ok_after_a_fault_in_the_players_own_pause_leaves_the_game_paused():
 def test_a_hits_result_ends_with_a_pause_and_stays_off_the_resumed_turn():
     # A pause ends the moment of whatever replaced the first line, also a result that came
     # in while paused: the resumed turn shows the mode and timer.
-    game = table_game(
-        turn_timer="off", launcher_profile="custom", custom_chance=100, custom_min=4, custom_max=4
-    )
+    game = table_game(turn_timer="off", **FOUR_EVERY_PRESS)
     seat = game.start(1, 2)
     mark = game.mark()
     game.tap("launcher")
