@@ -175,7 +175,8 @@ async def test_an_unexpected_error_in_a_connection_attempt_is_told_once_and_outl
 
         gremlin.present = False
         await until(lambda: link.connected, "connected once the cause was gone")
-        assert table.daemon.mqtt_status == "connected"
+        # The link hands its status to the daemon through its inbox, a moment after.
+        await until(lambda: table.daemon.mqtt_status == "connected", "showed it connected")
     [line] = told(caplog, "struct.error")  # once, not once per attempt
     assert line.levelno == logging.ERROR and line.exc_info is not None
     assert "error: see log" in line.getMessage()
