@@ -27,10 +27,22 @@ from .settings_command import settings_command
 
 log = logging.getLogger("flashtable")
 
-# A simulated table on the same machine as a real one must never touch the real one's files.
-SIM_STATE_DIR = (
-    Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "flashtable-sim"
-)
+
+SOURCE = Path(__file__).resolve().parents[2]  # the checkout, if the program runs from one
+
+
+def sim_state_dir(source: Path = SOURCE) -> Path:
+    """The simulated table's own place, apart from a real table's files: in the checkout the
+    program runs from (`source`, where `./dev` installs it), so that each clone's simulated
+    table starts new and no clone resumes another's game; installed from a package, in the
+    user's state directory."""
+    if (source / "pyproject.toml").is_file() and (source / "controller").is_dir():
+        return source / ".sim-state"
+    home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(home) / "flashtable-sim"
+
+
+SIM_STATE_DIR = sim_state_dir()
 
 
 def _how_to_play() -> str:

@@ -70,6 +70,7 @@ class Snapshots:
         self._beat: Timer | None = None
         self._table: Table | None = None  # the table the heartbeat follows
         self.resumed: Phase | None = None  # the phase of the game resumed at start, if any
+        self.saved_at: float | None = None  # and when it was last written (the epoch's s)
 
     # -- at start --------------------------------------------------------------------
 
@@ -106,6 +107,10 @@ class Snapshots:
         # are as old as its last write, which a card counted does not bring about.
         table = replace(table, launcher=replace(table.launcher, cards_out=0, jams=0))
         self.resumed = table.phase
+        try:
+            self.saved_at = self.path.lstat().st_mtime
+        except OSError:
+            self.saved_at = None
         log.info("resumed the game from %s: %s", self.path, table.phase.value)
         return table, [RESUMED] if table.phase is Phase.PAUSED else []
 

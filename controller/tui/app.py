@@ -102,11 +102,18 @@ class TableApp(App[int]):
         )
         self.fingers = Fingers(self.table)
         self.recorder = Recorder(self.table)
-        resumed = self.table.daemon.snapshots.resumed
-        if resumed is not None and self.state_dir is not None:
-            # Else a round's summary, or a paused turn, would greet an empty log unexplained.
+        snapshots = self.table.daemon.snapshots
+        if snapshots.resumed is not None and self.state_dir is not None:
+            # Else a round's summary, or a paused turn, would greet an empty log unexplained;
+            # where and when say whose game it is.
+            saved = (
+                ""
+                if snapshots.saved_at is None
+                else time.strftime(", saved %d %b %H:%M", time.localtime(snapshots.saved_at))
+            )
             self.log_view.note(
-                f"resumed the game kept in {self.state_dir} ({resumed.value.replace('_', ' ')}):"
+                f"resumed the game kept in {self.state_dir}{saved}"
+                f" ({snapshots.resumed.value.replace('_', ' ')}):"
                 " New round in the menu, or --state-dir elsewhere, to start afresh"
             )
         if self.table.web is not None:

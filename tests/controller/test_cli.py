@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -300,3 +301,37 @@ def test_a_table_that_cannot_start_leaves_the_reason_on_its_i2c_lcd(monkeypatch,
     config = Config(i2c_address=ADDRESS)
     assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
     assert backpack.model.lines == ("Cannot start:   ", "GPIO missing    ")
+
+
+def test_a_checkouts_simulated_table_keeps_its_state_in_that_checkout(tmp_path, monkeypatch):
+    from controller.commands.cli import SIM_STATE_DIR, sim_state_dir
+
+    root = Path(__file__).parents[2]
+    assert root / ".sim-state" == SIM_STATE_DIR
+    assert ".sim-state/" in (root / ".gitignore").read_text().splitlines()
+    # installed from a package, it keeps the user's place
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    installed = tmp_path / "site-packages"
+    (installed / "controller").mkdir(parents=True)
+    assert sim_state_dir(installed) == tmp_path / "state" / "flashtable-sim"
+
+
+async def test_a_fresh_checkout_opens_at_seating_whatever_another_table_kept(tmp_path, monkeypatch):
+    from controller.commands.cli import sim_state_dir
+    from controller.game.view import IDLE_JOIN
+    from controller.simulation.table import SimTable
+
+    # a game paused in the user's place, by another copy of the program
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    elsewhere = tmp_path / "state" / "flashtable-sim"
+    async with SimTable(seed=1, state_dir=elsewhere) as table:
+        for seat in ("seat1", "seat2", "play_pause"):
+            await table.tap(seat)
+        await table.tap("play_pause")
+        assert table.daemon.table.phase.value == "paused"
+    clone = tmp_path / "clone"
+    (clone / "controller").mkdir(parents=True)
+    (clone / "pyproject.toml").write_text('[project]\nname = "flashtable"\n')
+    async with SimTable(seed=1, state_dir=sim_state_dir(clone)) as table:
+        assert table.daemon.snapshots.resumed is None
+        assert table.lcd[1].rstrip() == IDLE_JOIN

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -835,6 +836,8 @@ def test_a_restarted_table_says_in_its_log_which_game_it_resumed(tmp_path):
             app.refresh_view()
             await pilot.pause()
             words = " ".join(screen(app).split())
-            assert f"resumed the game kept in {tmp_path} (round over)" in words
+            saved = time.localtime((tmp_path / "game.json").stat().st_mtime)
+            when = time.strftime("%d %b %H:%M", saved)
+            assert f"resumed the game kept in {tmp_path}, saved {when} (round over)" in words
 
     asyncio.run(main())
