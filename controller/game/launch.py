@@ -23,6 +23,10 @@ from .text import row
 CHIME_TIME = 0.6
 CAP_WINDOW = 10.0
 RESULT_TIME = 2.0  # how long a hit's result replaces the first line during a turn
+# What the LCD says of a hit: cards fired, none ("miss" read as a fault), and while the chime
+# sounds, that the launcher is thinking (not the last hit's result).
+NO_CARDS = "Lucky: no cards"
+CHIMING = "Launcher ..."
 HIT_PHASES = frozenset({Phase.TURN, Phase.NOTICE, Phase.EXTREME})
 QUEUE_LIMIT = 32  # deliveries owed before new ones join their seat's (at most 41 then)
 FAULT_LINES = {"jam": "JAM: clear slot", "empty": "Refill cards"}
@@ -179,7 +183,7 @@ def chime_fire(
     table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
 ) -> Table:
     chime, *rest_ = table.launcher.chimes
-    result = f"Launcher: {chime.cards}!" if chime.cards else "Launcher: miss"
+    result = f"Launcher: {chime.cards}!" if chime.cards else NO_CARDS
     table = _with(table, chimes=tuple(rest_), result=result)
     if chime.cards:
         effects.append(Sound("fire"))

@@ -94,7 +94,7 @@ def _lines(table: Table) -> Lines:
     if phase is Phase.ROUND_OVER and table.summary is not None:
         return summary.pages(table)[table.summary.page]
     if phase is Phase.EXTREME:
-        return (_extreme_header(table), table.launcher.result or IDLE_HIT)
+        return (_extreme_header(table), _launcher_line(table) or IDLE_HIT)
     turn = table.turn
     assert turn is not None
     if phase is Phase.PAUSED:
@@ -115,8 +115,14 @@ def _idle_lines(table: Table) -> Lines:
     joined = f"Seats {seats}" if seats else ""
     if table.mode == "extreme" and launch.in_use(table):
         # No seating needed: the launcher answers from here (SPEC §2).
-        return (_extreme_header(table), table.launcher.result or joined or IDLE_HIT)
+        return (_extreme_header(table), _launcher_line(table) or joined or IDLE_HIT)
     return (header(table), joined or IDLE_JOIN)
+
+
+def _launcher_line(table: Table) -> str:
+    """Extreme's second line: the last hit's result, or while a chime sounds, that a hit is
+    on its way (never the previous hit's result just before the new one's)."""
+    return launch.CHIMING if table.launcher.chimes else table.launcher.result
 
 
 def _extreme_header(table: Table) -> str:

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from controller.config import Config
 from controller.game import Press, Release
-from controller.game.launch import CHIME_TIME, RESULT_TIME
+from controller.game.launch import CHIME_TIME, NO_CARDS, RESULT_TIME
 from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, timer_bar
 from controller.settings import Settings
 from controller.shell.renderer import OFFLINE_LINE, OFFLINE_TURN
@@ -276,7 +276,7 @@ def test_launcher_key_is_a_hit_that_chimes_and_a_miss_says_so():
         assert [kind for _, kind in presses(app, "launcher")] == [Press, Release]
         assert log_lines(app)[-2].endswith("> launcher")
         assert re.search(rf"hit +seat={seat} cards=0 drawn=0$", log_lines(app)[-1])
-        assert lcd(app)[0] == "Launcher: miss  " and lcd(app)[1].startswith(f"Seat {seat} turn")
+        assert lcd(app)[0] == f"{NO_CARDS:<16}" and lcd(app)[1].startswith(f"Seat {seat} turn")
         text = panel(app)
         assert "♪" not in text
         assert hopper_text(FULL) in text and re.search(r"out +0 ⊐", text)
