@@ -371,4 +371,9 @@ def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effe
         # No turns in Extreme: players pass clockwise by themselves and hit the launcher.
         return replace(table, phase=Phase.EXTREME, turn=None)
     # The start tune is the first light's cue: no turn blip to cut it short.
-    return turns.next_turn(table, at, rng, effects, sound=False)
+    table = turns.next_turn(table, at, rng, effects, sound=False)
+    if table.finish == "places" and table.turn is not None:
+        # Nobody at the table should think the round ends with the first player out.
+        banner, until = places.ROUND_BANNER, at + turns.BANNER_TIME
+        table = replace(table, turn=replace(table.turn, banner=banner, banner_until=until))
+    return table

@@ -95,10 +95,21 @@ def pages(standings: Standings) -> tuple[Lines, ...]:
 
 
 def slap_line(times: SlapTimes) -> str:
-    """ "SLAP ms  312/450": the best and the average reaction, or "-" without a press."""
+    """ "SLAP 312ms/450ms": the best and the average reaction, or "-" without a press; each
+    whole, whatever the race window allowed ("SLAP 1.10s/1.50s")."""
     if times.best_ms is None or times.average_ms is None:
-        return row("SLAP ms", "-")
-    return row("SLAP ms", f"{times.best_ms}/{times.average_ms}")
+        return row("SLAP", "-")
+    return row("SLAP", f"{reaction(times.best_ms)}/{reaction(times.average_ms)}")
+
+
+def reaction(ms: int) -> str:
+    """A reaction time in at most 5 characters up to the longest race window (10 s): "312ms",
+    "1.10s" (never rounded up: a time shown is one that was reached), "10.0s"."""
+    if ms < 1000:
+        return f"{ms}ms"
+    if ms < 10000:
+        return f"{ms // 10 / 100:.2f}s"
+    return f"{ms // 100 / 10:.1f}s"
 
 
 # -- the seating screen pages through them -------------------------------------------------

@@ -154,7 +154,7 @@ def _place_pages(places: tuple[int, ...]) -> list[Lines]:
 
 def _seat_pages(table: Table, seat: int, winner: int | None) -> tuple[Lines, Lines, Lines]:
     # "late": turns that timed out; "slaps": slap races lost; "cards": from the launcher;
-    # "SLAP ms": the best and the average reaction in the round's slap races.
+    # "SLAP 212ms/388ms": the best and the average reaction in the round's slap races.
     stats = _of(table, seat)
     average = stats.average
     turns = f"{stats.turns} turn" + ("" if stats.turns == 1 else "s")

@@ -6,8 +6,9 @@ import pytest
 
 from controller.game import Command, Configure, Phase
 from controller.game.holds import JUMP_HOLD, WIN_HOLD
-from controller.game.places import out_now
+from controller.game.places import ROUND_BANNER, out_now
 from controller.game.summary import PAGE_TIME
+from controller.game.turns import BANNER_TIME
 
 from .driver import Game
 
@@ -124,7 +125,7 @@ def test_each_seats_summary_screens_say_its_place():
     for _ in range(2):
         game.wait(PAGE_TIME)
         screens.append(game.lines)
-    assert screens[2] == (f"Seat {second} 2nd place", "SLAP ms        -")
+    assert screens[2] == (f"Seat {second} 2nd place", "SLAP           -")
     assert all(len(line) <= 16 for lines in screens for line in lines)
 
 
@@ -309,3 +310,15 @@ def test_a_place_that_hands_the_turn_on_sounds_the_place_alone():
     game.wait(WIN_HOLD - JUMP_HOLD)
     assert game.table.places == (jumper,) and game.lit != jumper
     assert game.sounds(mark) == ["place"]
+
+
+def test_a_round_for_places_says_so_as_it_starts_and_a_round_for_first_does_not():
+    game = Game(PLACES, seed=2)
+    lit = game.start(1, 2, 3)
+    assert game.lines == (ROUND_BANNER, game.lines[1])
+    assert game.lines[1].startswith(f"Seat {lit} turn") and len(ROUND_BANNER) <= 16
+    game.wait(BANNER_TIME)
+    assert game.lines[0] != ROUND_BANNER
+    first = Game({**PLACES, "finish": "first"}, seed=2)
+    first.start(1, 2, 3)
+    assert first.lines[0] != ROUND_BANNER

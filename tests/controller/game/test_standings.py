@@ -1,10 +1,12 @@
 """The evening's standings: folded in at each round's end, shown after the summary and on the
 seating screen between rounds, cleared by sleep or by Reset standings."""
 
+import pytest
+
 from controller.game import Command, Phase
 from controller.game.codec import encode
 from controller.game.holds import WIN_HOLD
-from controller.game.standings import PAGE_TIME, pages
+from controller.game.standings import PAGE_TIME, pages, slap_line
 from controller.game.state import SeatStanding, SlapTimes, Standings
 
 from .driver import Game
@@ -148,7 +150,20 @@ def test_every_standings_screen_fits_the_lcd_with_the_largest_figures():
     assert all(len(line) <= 16 for lines in screens for line in lines)
     # A number is never cut: the words give way.
     assert screens[1] == ("Sea 1 999 rounds", "wi 124 place 8.0")
-    assert screens[2] == ("Sea 1 late 99999", "S ms 10000/10000")
+    assert screens[2] == ("Sea 1 late 99999", "SLAP 10.0s/10.0s")
+
+
+@pytest.mark.parametrize(
+    ("best", "total", "line"),
+    [
+        (212, 776, "SLAP 212ms/388ms"),
+        (1109, 3010, "SLAP 1.10s/1.50s"),  # over a second: whole, the label too
+        (999, 1998, "SLAP 999ms/999ms"),
+        (9999, 19998, "SLAP 9.99s/9.99s"),
+    ],
+)
+def test_a_reaction_time_shows_whole_beside_its_label(best, total, line):
+    assert slap_line(SlapTimes(presses=2, total_ms=total, best_ms=best)) == line
 
 
 def test_in_extreme_the_seating_screen_keeps_the_launchers_result_in_sight():
