@@ -40,6 +40,10 @@ SMALLEST = (80, 24)  # columns, rows: the whole table, its side panels, log and 
 HINTS = "1-8 seat ⇧ hold  space SLAP  l launch  p play  ←→ turn  ⏎ push  ? help  q quit"
 
 
+# The keys that open the view's screens of text (help, standings) or quit.
+OVERLAY_KEYS = frozenset({"help", "standings", "quit"})
+
+
 class TableApp(App[int]):
     """One simulated table with the config's seats, its daemon seeded with `seed`."""
 
@@ -161,11 +165,18 @@ class TableApp(App[int]):
     # -- input -------------------------------------------------------------------------
 
     async def on_key(self, event: events.Key) -> None:
-        if self.fingers is None or len(self.screen_stack) > 1:
+        if self.fingers is None:
             return
         move = move_for(event.key, event.character, seats=self.seats, armed=self._hold_next)
         if move is None:
             return
+        if len(self.screen_stack) > 1:
+            if move.kind in OVERLAY_KEYS:
+                return  # the help or the standings open: their own keys close them
+            # Any of the table's keys closes it and does what it does: play never waits
+            # behind a screen of text, and no key is lost.
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
         # Handled here: no binding of a screen opened by this key may take it again.
         event.stop()
         event.prevent_default()

@@ -26,7 +26,7 @@ def legend_text() -> str:
 
 class HelpScreen(ModalScreen[None]):
     """Keys on the left, what the seat lights mean on the right, how to play below; any of
-    ? q esc closes it."""
+    ? q esc closes it, and so does any of the table's keys, which then does what it does."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -49,7 +49,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "Flash Table sim"
-            box.border_subtitle = "? or esc closes"
+            box.border_subtitle = "? or esc closes; the table's keys play on"
             with Horizontal():
                 yield Static(key_text(), id="keys")
                 yield Static(legend_text(), id="legend")

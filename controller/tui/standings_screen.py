@@ -16,7 +16,8 @@ from .standings_table import places_line, standings_lines
 
 
 class StandingsScreen(ModalScreen[None]):
-    """The standings of the table as it is when opened; any of s q esc closes it."""
+    """The standings of the table as it is when opened; any of s q esc closes it, and so does
+    any of the table's keys, which then does what it does (TableApp.on_key)."""
 
     DEFAULT_CSS = """
     StandingsScreen { align: center middle; }
@@ -44,7 +45,7 @@ class StandingsScreen(ModalScreen[None]):
             lines += ["", places]
         with Vertical() as box:
             box.border_title = "Standings"
-            box.border_subtitle = "s or esc closes"
+            box.border_subtitle = "s or esc closes; the table's keys play on"
             yield Static("\n".join(lines), id="standings")
 
     def action_close(self) -> None:
