@@ -235,7 +235,15 @@ def main(argv: list[str] | None = None) -> int:
 def command(argv: list[str] | None) -> int:
     """Parse `argv` and run the command it names; its exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # argparse takes a command's KEY=VALUE words in one run: those after an option among them
+    # (`settings set --sim turn_timer=8`) come back in `extra`, and are theirs too.
+    changes = getattr(args, "changes", None)
+    if isinstance(changes, list):
+        changes += [word for word in extra if "=" in word and not word.startswith("-")]
+        extra = [word for word in extra if word not in changes]
+    if extra:
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "sim":
         if args.headless and args.script is None:
             args.command_parser.error("--headless needs a --script FILE to play")

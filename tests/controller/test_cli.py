@@ -335,3 +335,25 @@ async def test_a_fresh_checkout_opens_at_seating_whatever_another_table_kept(tmp
     async with SimTable(seed=1, state_dir=sim_state_dir(clone)) as table:
         assert table.daemon.snapshots.resumed is None
         assert table.lcd[1].rstrip() == IDLE_JOIN
+
+
+def test_settings_take_their_key_value_words_before_and_after_an_option(
+    tmp_path, capsys, monkeypatch
+):
+    import controller.commands.cli
+
+    monkeypatch.setattr(controller.commands.cli, "SIM_STATE_DIR", tmp_path)
+    assert main(["settings", "set", "--sim", "turn_timer=8"]) == 0
+    assert main(["settings", "set", "volume=low", "--sim", "picker=fair"]) == 0
+    kept = json.loads((tmp_path / "settings.json").read_text())
+    assert {key: kept[key] for key in ("turn_timer", "volume", "picker")} == {
+        "turn_timer": 8,
+        "volume": "low",
+        "picker": "fair",
+    }
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["settings", "set", "--sim", "turn_timer=7", "--bogus"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: flashtable settings" in err and "unrecognized arguments: --bogus" in err
