@@ -30,6 +30,15 @@ class Setting:
     options: tuple[Value, ...]
     unit: str = ""
 
+    @property
+    def about(self) -> str:
+        """What the setting does, in one line, for wherever it is chosen."""
+        return ABOUT[self.key]
+
+    def explain(self, value: Value) -> str:
+        """The line that says what `value` does: a word option's own, or the setting's."""
+        return MEANINGS.get(self.key, {}).get(str(value), self.about)
+
     def parse(self, raw: object) -> Value:
         """The allowed value that `raw` stands for (6, "6" and "6s" are all 6 seconds)."""
         value: object = raw
@@ -115,6 +124,67 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 BY_KEY: Mapping[str, Setting] = {s.key: s for s in SETTINGS}
+
+# What each setting does, and each word option, in one line each: the LCD menu shows the line
+# of the value being chosen, as do the view's help, the web remote and docs/config.md.
+ABOUT: Mapping[str, str] = {
+    "mode": "What the table plays.",
+    "turn_timer": "How long the lit player has to press their button.",
+    "surprise_min": "The shortest secret limit of a surprise turn.",
+    "surprise_max": "The longest secret limit of a surprise turn.",
+    "timeout_penalty": "Cards for a player whose time runs out.",
+    "slap_window": "How long the others have to hit their buttons after a SLAP.",
+    "slap_penalty": "Cards for the slowest player of a SLAP race.",
+    "picker": "How the next player is picked.",
+    "jump_in": "Whether a player may play an identical card out of turn.",
+    "finish": "How a round ends.",
+    "sleep_time": "Minutes without a press before the table pauses and goes dark.",
+    "launcher_profile": "How often the launcher fires, and how many cards.",
+    "custom_chance": "How often a press fires, on the custom profile.",
+    "custom_min": "The smallest burst of the custom profile.",
+    "custom_max": "The largest burst of the custom profile.",
+    "burst_cap": "The most cards one player gets from hits within 10 s.",
+    "jam_time": "How long the roller may run with no card out before it stops: a jam.",
+    "volume": "How loud the buzzer sounds.",
+    "brightness": "How bright the seat lights shine.",
+    **{
+        f"handicap_seat{n}": "Extra seconds on every turn of this seat, for younger players."
+        for n in range(1, MAX_SEATS + 1)
+    },
+}
+MEANINGS: Mapping[str, Mapping[str, str]] = {
+    "mode": {
+        "flash": "Random turns and timers; draw by hand, penalties on the LCD.",
+        "extreme": "The launcher alone: each press a random hit; no turns.",
+        "table": "Flash and Extreme: random turns, the launcher deals penalties.",
+    },
+    "turn_timer": {
+        "off": "No time limit: the lit player takes their time.",
+        "surprise": "A secret limit each turn, between Surprise min and max.",
+    },
+    "picker": {
+        "classic": "Anyone, at random: the same player may come up again and again.",
+        "fair": "Never 3 times running; the longer you wait, the likelier you are.",
+    },
+    "jump_in": {
+        "off": "Only the lit player plays.",
+        "on": "Hold your button 0.6 s to jump in with an identical card.",
+    },
+    "finish": {
+        "first": "The first player out wins, and the round ends.",
+        "places": "Play on: each player out takes the next place.",  # Weiterspielen
+    },
+    "sleep_time": {"off": "The table never sleeps."},
+    "launcher_profile": {
+        "classic": "Fires about 1 press in 3; 1 to 8 cards, mostly 3 to 5.",
+        "mild": "Fires about 1 press in 4; 1 to 3 cards.",
+        "wild": "Fires about 1 press in 2; 2 to 12 cards.",
+        "ascending": "Likelier with every miss: it fires by the 4th press.",
+        "custom": "Your own chance and burst sizes (Custom launcher).",
+    },
+    "burst_cap": {"off": "No cap: every burst lands in full."},
+    "volume": {"off": "Silent.", "low": "Quiet tones.", "high": "Full tones."},
+}
 
 
 class Settings(Mapping[str, Value]):

@@ -18,6 +18,7 @@ from hardware.debounce import Change
 from .. import __version__
 from ..game import Phase, Table, places, standings
 from ..menu import Action, Back, Close, Context, HardwareTest, Menu, Push, Turn, render, step
+from ..menu.navigator import PAGE_TIME, next_page
 from ..requests import DealCards, GameCommand, Request
 from .netinfo import ip_addresses
 
@@ -78,6 +79,7 @@ class Panel:
         self.light_test: int | None = None  # the seat the lights test has on
         self._hold: Timer | None = None
         self._idle: Timer | None = None
+        self._page: Timer | None = None  # the next page of what a chosen value does
         self._asked = False  # whether this input has asked the table for something
 
     @property
@@ -160,9 +162,7 @@ class Panel:
         # Closed first: ending a test redraws the table, which must not find the menu open.
         menu, self.menu = self.menu, None
         self._cancel_hold()
-        if self._idle is not None:
-            self._idle.cancel()
-            self._idle = None
+        self._cancel_timers()
         if menu is not None and menu.test is not None:
             self._carry_out(HardwareTest(menu.test, False))
         if self._host.table.menu_open:
@@ -173,9 +173,7 @@ class Panel:
         """Gone for good (the daemon stops): timers end; nothing is asked of the table."""
         self.menu = None
         self._cancel_hold()
-        if self._idle is not None:
-            self._idle.cancel()
-            self._idle = None
+        self._cancel_timers()
 
     # -- what the menu sees of the table, and what it asks of it -------------------------
 
@@ -238,12 +236,28 @@ class Panel:
         self._touched()
 
     def _touched(self) -> None:
-        if self._idle is not None:
-            self._idle.cancel()
-        self._idle = None
+        self._cancel_timers()
         if self.menu is not None:
-            self._idle = self._clock.call_at(self._clock.now() + IDLE_CLOSE, self._idle_out)
+            now = self._clock.now()
+            self._idle = self._clock.call_at(now + IDLE_CLOSE, self._idle_out)
+            if self.menu.editing:
+                self._page = self._clock.call_at(now + PAGE_TIME, self._next_page)
         self._changed()
+
+    def _next_page(self) -> None:
+        """What the value being chosen does, a page on: shown, not a touch of the menu."""
+        self._page = None
+        if self.menu is None or not self.menu.editing:
+            return
+        self.menu = next_page(self.menu)
+        self._page = self._clock.call_at(self._clock.now() + PAGE_TIME, self._next_page)
+        self._changed()
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._idle, self._page):
+            if timer is not None:
+                timer.cancel()
+        self._idle = self._page = None
 
     def _idle_out(self) -> None:
         self._idle = None

@@ -31,6 +31,7 @@ from .launcher_panel import LauncherPanel, reading
 from .lcd import Encoder, Lcd, backlit
 from .logroute import LogRoute
 from .logview import EventLog
+from .options_screen import OptionsScreen
 from .standings_screen import StandingsScreen
 from .tabletop import TableTop
 
@@ -40,8 +41,8 @@ SMALLEST = (80, 24)  # columns, rows: the whole table, its side panels, log and 
 HINTS = "1-8 seat ⇧ hold  space SLAP  l launch  p play  ←→ turn  ⏎ push  ? help  q quit"
 
 
-# The keys that open the view's screens of text (help, standings) or quit.
-OVERLAY_KEYS = frozenset({"help", "standings", "quit"})
+# The keys that open the view's screens of text (help, options, standings) or quit.
+OVERLAY_KEYS = frozenset({"help", "options", "standings", "quit"})
 
 
 class TableApp(App[int]):
@@ -201,6 +202,8 @@ class TableApp(App[int]):
             self.push_screen(HelpScreen())
         elif move.kind == "standings":
             self.push_screen(StandingsScreen(self.table.daemon.table))
+        elif move.kind == "options":
+            self.push_screen(OptionsScreen())
         elif move.kind == "arm_hold":
             self.log_view.note("hold: the next button is held down")
         elif move.kind == "missing":

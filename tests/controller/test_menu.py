@@ -549,7 +549,7 @@ async def test_a_value_being_changed_stays_the_same_setting_when_play_starts(con
         await push(table)
         await table.tap("play_pause")
         await table.turn(1)
-        assert lcd(table) == ("→Slap window", "←     4 s      →")
+        assert lcd(table) == ("How long the", "←     4 s      →")  # what the value does
         assert table.daemon.table.settings.slap_window == 4
 
 

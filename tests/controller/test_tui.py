@@ -25,6 +25,7 @@ from controller.simulation.table import TAP_TIME
 from controller.tui.app import FRAME, TableApp
 from controller.tui.fingers import BACK_HOLD, LONG_PRESS
 from controller.tui.help import HelpScreen
+from controller.tui.options_screen import OptionsScreen
 from controller.tui.launcher_panel import hopper_text
 from controller.tui.screen_text import screen_text
 
@@ -582,6 +583,27 @@ def test_mouse_turns_and_pushes_the_encoder():
     play(scenario)
 
 
+def test_o_explains_every_option_scrolls_and_lets_the_tables_keys_through():
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, OptionsScreen)
+        text = " ".join(screen(app).split())
+        assert "Mode: What the table plays." in text
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert "Volume: How loud the buzzer sounds." in " ".join(screen(app).split())
+        await pilot.press("o")
+        await pilot.pause()
+        assert not isinstance(app.screen, OptionsScreen)
+        await pilot.press("o", "2")
+        await pilot.pause()
+        assert not isinstance(app.screen, OptionsScreen)
+        assert [kind for _, kind in presses(app, "seat2")] == [Press]
+
+    play(scenario)
+
+
 def test_question_mark_shows_the_key_map_and_the_light_legend():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
         await pilot.press("question_mark")
@@ -604,11 +626,16 @@ def test_question_mark_shows_the_key_map_and_the_light_legend():
             assert line in text, text
         lines = text.splitlines()
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
-        await pilot.press("1")  # keys belong to the help screen while it is up
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)
         assert presses(app, "seat1") == []
+        # a key of the table closes the help and plays: none is lost behind it
+        await pilot.press("question_mark")
+        await pilot.press("1")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        assert [kind for _, kind in presses(app, "seat1")] == [Press]
 
     play(scenario)
 
