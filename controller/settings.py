@@ -103,6 +103,7 @@ SETTINGS: tuple[Setting, ...] = (
     # "first": the first player out wins and the round ends; "places": the house rule
     # Weiterspielen, play on until every place is taken.
     Setting("finish", "Finish", "first", ("first", "places")),
+    Setting("hit_ends_turn", "Hit ends turn", "off", ("off", "on")),
     Setting("sleep_time", "Sleep time", 10, ("off", *range(1, 61)), "min"),
     Setting(
         "launcher_profile",
@@ -138,6 +139,7 @@ ABOUT: Mapping[str, str] = {
     "picker": "How the next player is picked.",
     "jump_in": "Whether a player may play an identical card out of turn.",
     "finish": "How a round ends.",
+    "hit_ends_turn": "Whether the lit player's launcher press ends their turn.",
     "sleep_time": "Minutes without a press before the table pauses and goes dark.",
     "launcher_profile": "How often the launcher fires, and how many cards.",
     "custom_chance": "How often a press fires, on the custom profile.",
@@ -174,6 +176,10 @@ MEANINGS: Mapping[str, Mapping[str, str]] = {
         "first": "The first player out wins, and the round ends.",
         "places": "Play on: each player out takes the next place.",  # Weiterspielen
     },
+    "hit_ends_turn": {
+        "off": "The timer waits while the cards fly; then press your button.",
+        "on": "UNO Attack's rule: the turn ends once the cards have landed.",
+    },
     "sleep_time": {"off": "The table never sleeps."},
     "launcher_profile": {
         "classic": "Fires about 1 press in 3; 1 to 8 cards, mostly 3 to 5.",
@@ -204,6 +210,7 @@ class Settings(Mapping[str, Value]):
     picker: str
     jump_in: str
     finish: str
+    hit_ends_turn: str
     sleep_time: int | str  # minutes or "off"
     launcher_profile: str
     custom_chance: int

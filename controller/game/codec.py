@@ -90,7 +90,7 @@ def _turn(table: Table, turn: Turn, now: float) -> dict[str, Any]:
         left = table.paused_left
     else:
         at = now
-        left = None if turn.deadline is None else max(0.0, turn.deadline - now)
+        left = turn.time_left(now)
     played = _ms(max(0.0, at - turn.started))
     return {"seat": turn.seat, "played": played, "left": None if left is None else _ms(left)}
 
@@ -248,6 +248,9 @@ def _decode(
         resumed = replace(
             resumed, deadline=now + kept_left, shown=turns.shown(now + kept_left, now)
         )
+    if table.mode == "table" and any(d.seat == seat for d in table.launcher.queue):
+        # Cards were flying at the lit player: their timer waits for them again.
+        resumed = replace(resumed, burst="flying", deadline=None, held_left=kept_left)
     return replace(table, phase=Phase.PAUSED, turn=resumed, paused_left=kept_left, paused_at=now)
 
 

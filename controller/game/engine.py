@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from ..settings import Settings
-from . import holds, launch, places, rest, slap, standings, summary, turns
+from . import holds, landing, launch, places, rest, slap, standings, summary, turns
 from .effects import Announce, Effect, Sound
 from .events import (
     CardOut,
@@ -96,6 +96,8 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
         table = launch.stopped(table, event.reason, event.time, effects)
     elif isinstance(event, ExactDraw):
         table = launch.owe(table, None, event.cards, event.reason, effects)
+    # A card out, a resume, an OK: whatever the event, a burst may have landed by now.
+    table = landing.check(table, min(event.time, now), rng, effects)
     table = _on_time(table, now, rng, effects)
     return table, effects
 
@@ -179,6 +181,13 @@ def _notice_fire(
     return replace(table, notice=replace(notice, page=max(page, notice.page + 1)))
 
 
+def _chime_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    table = launch.chime_fire(table, when, now, rng, effects)
+    return landing.check(table, when, rng, effects)
+
+
 TIMED: tuple[tuple[Due, Fire], ...] = (
     (launch.hold_due, launch.hold_fire),
     (_message_due, _message_fire),
@@ -189,7 +198,7 @@ TIMED: tuple[tuple[Due, Fire], ...] = (
     (turns.countdown_due, turns.countdown_fire),
     (turns.banner_due, turns.banner_fire),
     (summary.due, summary.fire),
-    (launch.chime_due, launch.chime_fire),
+    (launch.chime_due, _chime_fire),
     (standings.idle_due, standings.idle_fire),
     (rest.sleep_due, rest.fall_asleep),
 )
@@ -218,7 +227,7 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
     playing = seat in table.in_play
     if name == "launcher":
         if launch.answers(table):
-            return launch.hit(table, at, rng, effects)
+            return landing.hold(launch.hit(table, at, rng, effects), at)
         return launch.refuse(table, at, effects)
     if name in PLAY_INPUTS:
         return _play(table, at, rng, effects)

@@ -39,6 +39,18 @@ class Turn:
     banner: str | None = None  # replaces the first LCD line until banner_until
     banner_until: float = 0.0
     again: bool = False  # the same seat picked twice running: its light blinks meanwhile
+    # A launcher press of the lit player in Table mode: "flying" while its cards are on their
+    # way (the timer waits: deadline None, its time left in held_left), then "landed" until
+    # the turn ends (the LCD asks for their button). See landing.py.
+    burst: str = ""
+    held_left: float | None = None
+
+    def time_left(self, at: float) -> float | None:
+        """The time the timer has left at `at`: None without a timer; while a burst holds
+        it, what it had when the burst began."""
+        if self.burst == "flying":
+            return self.held_left
+        return None if self.deadline is None else max(0.0, self.deadline - at)
 
 
 @dataclass(frozen=True)

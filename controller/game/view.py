@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from . import launch, standings, summary
 from .state import ROUND_PHASES, Lines, Phase, Table, Turn
-from .text import COLUMNS, seat_numbers
+from .text import COLUMNS, row, seat_numbers
 from .turns import warning
 
 MODE_NAMES = {"flash": "Flash", "extreme": "Extreme", "table": "Table"}
@@ -55,7 +55,8 @@ def _light(table: Table, seat: int) -> str:
     if phase is Phase.TURN and table.turn is not None and seat == table.turn.seat:
         if warning(table.turn):
             return "blink_fast"
-        return "blink" if table.turn.again else "pulse"
+        # Blinking: press on (picked again, or their cards have landed).
+        return "blink" if table.turn.again or table.turn.burst == "landed" else "pulse"
     if phase is Phase.SLAP and table.race is not None and seat in table.race.racers:
         return "on" if seat in table.race.presses else "blink"
     if phase is Phase.NOTICE and table.notice is not None and seat in table.notice.flash:
@@ -100,7 +101,9 @@ def _lines(table: Table) -> Lines:
     if phase is Phase.PAUSED:
         left = "" if turn.shown is None else f"{_seconds(turn)} left"
         return ("Paused", f"Seat {turn.seat} {left:>9}")
-    return (turn.banner or header(table), f"Seat {turn.seat} turn {_seconds(turn):>4}")
+    # A launcher burst: its timer waits while the cards fly, then asks for their button.
+    doing = {"flying": "wait", "landed": "press"}.get(turn.burst, "turn")
+    return (turn.banner or header(table), row(f"Seat {turn.seat} {doing}", _seconds(turn)))
 
 
 def _idle_lines(table: Table) -> Lines:

@@ -192,6 +192,7 @@ def top(context: Context) -> tuple[Entry, ...]:
         entries += [
             _setting("launcher_profile"),
             Entry("Custom launcher", "submenu", children=_custom_launcher),
+            _setting("hit_ends_turn"),
             _setting("burst_cap"),
             _setting("jam_time"),
             Entry("Quick dispense", "submenu", children=_quick_dispense),

@@ -25,6 +25,7 @@ TOP = [
     "Standings",
     "Launcher",
     "Custom launcher",
+    "Hit ends turn",
     "Burst cap",
     "Jam time",
     "Quick dispense",

@@ -25,8 +25,8 @@ from controller.simulation.table import TAP_TIME
 from controller.tui.app import FRAME, TableApp
 from controller.tui.fingers import BACK_HOLD, LONG_PRESS
 from controller.tui.help import HelpScreen
-from controller.tui.options_screen import OptionsScreen
 from controller.tui.launcher_panel import hopper_text
+from controller.tui.options_screen import OptionsScreen
 from controller.tui.screen_text import screen_text
 
 Scenario = Callable[[TableApp, Pilot], Awaitable[None]]
@@ -277,7 +277,8 @@ def test_launcher_key_is_a_hit_that_chimes_and_a_miss_says_so():
         assert [kind for _, kind in presses(app, "launcher")] == [Press, Release]
         assert log_lines(app)[-2].endswith("> launcher")
         assert re.search(rf"hit +seat={seat} cards=0 drawn=0$", log_lines(app)[-1])
-        assert lcd(app)[0] == f"{NO_CARDS:<16}" and lcd(app)[1].startswith(f"Seat {seat} turn")
+        # the cards (none) have landed: the timer goes on, and asks for the seat's button
+        assert lcd(app)[0] == f"{NO_CARDS:<16}" and lcd(app)[1].startswith(f"Seat {seat} press")
         text = panel(app)
         assert "♪" not in text
         assert hopper_text(FULL) in text and re.search(r"out +0 ⊐", text)
@@ -348,7 +349,8 @@ def test_a_jam_mid_burst_waits_for_ok_then_sends_only_the_cards_owed():
         assert re.search(rf"launcher_resumed +owed={owed}", lines[cleared + 2])
         assert re.search(rf"resumed +seat={seat}", lines[cleared + 3])
         assert app.table.cards_out == 5 and not app.table.launcher.jammed
-        assert lit_seat(app) == seat and f"Seat {seat} turn" in lcd(app)[1]
+        # landed: the seat blinks for its button press
+        assert seat_box(app, seat) == f"*{seat}*" and f"Seat {seat} press" in lcd(app)[1]
         text = panel(app)
         assert "owed" not in text and "motor ■ stopped ─" in text and re.search(r"out +5 ⊐", text)
         await app.advance(3.0)
@@ -408,7 +410,7 @@ def test_an_empty_hopper_asks_for_a_refill_and_ok_finishes_the_cards_owed():
         assert re.search(r"launcher_resumed +owed=5", log_text(app))
         assert app.table.cards_out == 5
         assert hopper_text(FULL - 5) in panel(app)
-        assert f"Seat {seat} turn" in lcd(app)[1]
+        assert f"Seat {seat} press" in lcd(app)[1]
 
     play(scenario, settings=FIVE_EVERY_HIT)
 
