@@ -78,6 +78,7 @@ class Panel:
         self.last_button: str | None = None  # the button test's readout
         self.light_test: int | None = None  # the seat the lights test has on
         self._hold: Timer | None = None
+        self._pushed_at = 0.0  # the edge time of the push being held
         self._idle: Timer | None = None
         self._page: Timer | None = None  # the next page of what a chosen value does
         self._asked = False  # whether this input has asked the table for something
@@ -113,7 +114,7 @@ class Panel:
             if change.active:
                 self._by_hand(lambda: self.push_down(change.time))
             else:
-                self._by_hand(self.push_up)
+                self._by_hand(lambda: self.push_up(change.time))
             return True
         if self.testing == "buttons":
             if change.active:
@@ -138,13 +139,16 @@ class Panel:
 
     def push_down(self, time: float) -> None:
         self._cancel_hold()
+        self._pushed_at = time
         self._hold = self._clock.call_at(time + HOLD_BACK, self._held)
 
-    def push_up(self) -> None:
+    def push_up(self, time: float) -> None:
         if self._hold is None:
             return  # the hold already went back
         self._cancel_hold()
-        self._step(Push())
+        # The edge times decide: a loop running late may hand over the release of a hold
+        # before the hold's own timer has fired, and that is still a hold, not a push.
+        self._step(Back() if time - self._pushed_at >= HOLD_BACK else Push())
 
     def _held(self) -> None:
         self._hold = None

@@ -8,6 +8,7 @@ from controller.requests import RereadSettings
 from controller.settings import Settings
 from controller.shell.panel import HOLD_BACK, IDLE_CLOSE
 from controller.simulation.table import SimTable
+from hardware.debounce import Change
 
 TOP = [
     "Start",
@@ -665,3 +666,17 @@ async def test_a_setting_the_disk_refuses_says_so_over_the_menu(config, tmp_path
         assert lcd(table)[0] == "Not saving:"
         await table.advance(6.0)
         assert label(table) == "Turn timer"  # then the menu again, where it was
+
+
+async def test_a_hold_whose_release_is_handled_before_its_mark_still_goes_back(config):
+    # On a loaded machine the release of a 1.2 s hold can be handed to the panel before the
+    # hold's own timer has fired: its edge time says it was a hold, not a push on the entry.
+    async with SimTable(config, seed=2) as table:
+        await goto(table, "Handicaps")
+        await push(table)
+        assert label(table) == "Seat 1 handicap"
+        pushed = table.now
+        table.daemon.panel.claims("encoder.push", Change(True, pushed))
+        table.daemon.panel.claims("encoder.push", Change(False, pushed + 1.2))
+        await table.advance(0.0)
+        assert lcd(table) == ("→Handicaps", "push to open")  # back at the top, not editing

@@ -535,6 +535,29 @@ def test_encoder_keys_turn_the_menu_and_push_chooses():
     play(scenario)
 
 
+def test_a_backspace_repeated_while_the_push_is_held_holds_on_and_never_pauses_after():
+    # A terminal repeats a key kept down: the repeats come while the hold is still on.
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await keys(app, pilot, "1", "2", "p")
+        await keys(app, pilot, "right")  # the menu opens, the turn waits
+        assert app.table.daemon.panel.is_open
+        for _ in range(4):
+            await pilot.press("backspace")
+            await pilot.pause()
+            await app.advance(0.3)
+        await app.advance(BACK_HOLD + 1.0)
+        await pilot.pause()
+        assert not app.table.daemon.panel.is_open
+        assert [e.type for e in app.table.events if e.type in ("paused", "resumed")][-1] == (
+            "resumed"
+        )
+        # one hold: its press was the menu's, its release after the menu closed, no press more
+        assert [kind for _, kind in presses(app, "encoder.push")] == [Release]
+        assert re.search(r"Seat [12] turn", lcd(app)[1])
+
+    play(scenario)
+
+
 def test_mouse_click_on_a_seat_presses_its_button():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
         await pilot.click("#seat2")
