@@ -250,7 +250,7 @@ def _decode(
         )
     if table.mode == "table" and any(d.seat == seat for d in table.launcher.queue):
         # Cards were flying at the lit player: their timer waits for them again.
-        resumed = replace(resumed, burst="flying", deadline=None, held_left=kept_left)
+        resumed = turns.wait(resumed, now, "cards")
     return replace(table, phase=Phase.PAUSED, turn=resumed, paused_left=kept_left, paused_at=now)
 
 

@@ -96,8 +96,10 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
         table = launch.stopped(table, event.reason, event.time, effects)
     elif isinstance(event, ExactDraw):
         table = launch.owe(table, None, event.cards, event.reason, effects)
-    # A card out, a resume, an OK: whatever the event, a burst may have landed by now.
-    table = landing.check(table, min(event.time, now), rng, effects)
+    # A card out, a resume, an OK: whatever the event, a burst may have landed by now, or a
+    # player going out let go.
+    at = min(event.time, now)
+    table = holds.settle(landing.check(table, at, rng, effects), at)
     table = _on_time(table, now, rng, effects)
     return table, effects
 

@@ -49,8 +49,9 @@ def resume(table: Table, at: float, effects: list[Effect]) -> Table:
         started=turn.started + (at - paused_at),
         deadline=None if left is None else at + left,
     )
-    if turn.burst == "flying":
-        turn = replace(turn, deadline=None, held_left=left)  # the cards are not out yet
+    if turn.waits_for:
+        # What it waited for is not over: it waits on, with that time.
+        turn = replace(turn, deadline=None, held_left=left)
     effects += [Sound("resume"), Announce("resumed", {"seat": turn.seat, "left": left})]
     return replace(
         table, phase=Phase.TURN, turn=turn, paused_left=None, paused_at=None, menu_paused=False

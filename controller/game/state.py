@@ -39,16 +39,17 @@ class Turn:
     banner: str | None = None  # replaces the first LCD line until banner_until
     banner_until: float = 0.0
     again: bool = False  # the same seat picked twice running: its light blinks meanwhile
-    # A launcher press of the lit player in Table mode: "flying" while its cards are on their
-    # way (the timer waits: deadline None, its time left in held_left), then "landed" until
-    # the turn ends (the LCD asks for their button). See landing.py.
-    burst: str = ""
+    # What the timer waits for, if anything: "cards" (the lit player's launcher burst on its
+    # way, landing.py), "out" (the player whose press ended the last turn holding on to go
+    # out, holds.py). Meanwhile deadline is None and held_left what it had (turns.wait).
+    waits_for: str = ""
     held_left: float | None = None
+    landed: bool = False  # their burst has landed: the LCD asks for the player's button
 
     def time_left(self, at: float) -> float | None:
-        """The time the timer has left at `at`: None without a timer; while a burst holds
-        it, what it had when the burst began."""
-        if self.burst == "flying":
+        """The time the timer has left at `at`: None without a timer; while it waits, what
+        it had when it began to wait."""
+        if self.waits_for:
             return self.held_left
         return None if self.deadline is None else max(0.0, self.deadline - at)
 
@@ -86,6 +87,10 @@ class Hold:
 
     since: float  # the press edge
     may_jump: bool
+    # The press ended the holder's own turn: holding on may mean going out, and past
+    # OUT_HINT (`going_out`) the turn it passed on waits (holds.py).
+    was_lit: bool = False
+    going_out: bool = False
 
 
 @dataclass(frozen=True)

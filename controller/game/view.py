@@ -53,10 +53,13 @@ def _light(table: Table, seat: int) -> str:
         # still in are lit steadily, so there theirs is dim; a pause dims every light.
         return "dim" if phase in (Phase.PAUSED, Phase.EXTREME) else "on"
     if phase is Phase.TURN and table.turn is not None and seat == table.turn.seat:
-        if warning(table.turn):
+        turn = table.turn
+        if turn.waits_for == "out":
+            return "dim"  # their turn waits for the player who may be going out
+        if warning(turn) and not turn.waits_for:  # a timer that waits asks for no hurry
             return "blink_fast"
         # Blinking: press on (picked again, or their cards have landed).
-        return "blink" if table.turn.again or table.turn.burst == "landed" else "pulse"
+        return "blink" if turn.again or turn.landed else "pulse"
     if phase is Phase.SLAP and table.race is not None and seat in table.race.racers:
         return "on" if seat in table.race.presses else "blink"
     if phase is Phase.NOTICE and table.notice is not None and seat in table.notice.flash:
@@ -102,7 +105,7 @@ def _lines(table: Table) -> Lines:
         left = "" if turn.shown is None else f"{_seconds(turn)} left"
         return ("Paused", f"Seat {turn.seat} {left:>9}")
     # A launcher burst: its timer waits while the cards fly, then asks for their button.
-    doing = {"flying": "wait", "landed": "press"}.get(turn.burst, "turn")
+    doing = "wait" if turn.waits_for else "press" if turn.landed else "turn"
     return (turn.banner or header(table), row(f"Seat {turn.seat} {doing}", _seconds(turn)))
 
 
