@@ -213,7 +213,9 @@ def test_every_stage_of_assembly_ends_with_a_check():
 
 
 def test_the_images_the_guide_shows_are_there():
-    for image in re.findall(r"\]\(([\w.]+\.(?:png|svg))\)", read(GUIDE)):
+    images = re.findall(r"\]\(([\w.]+\.(?:png|svg))\)", read(GUIDE))
+    assert {"schematic.png", "schematic.svg", "enclosure.png", "enclosure.svg"} <= set(images)
+    for image in images:
         assert (GUIDE.parent / image).is_file(), image
 
 

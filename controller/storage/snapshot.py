@@ -84,10 +84,9 @@ class Snapshots:
             if data is None:
                 return fresh, []
             snapshot, left = _split(data)
-            if snapshot.get("flashtable") != __version__:
-                raise DamagedFile(
-                    f"written by flashtable {_version_text(snapshot.get('flashtable'))}"
-                )
+            # The codec's own format decides whether it can read a snapshot: one written by
+            # another version of the program in the same format resumes (an upgrade keeps
+            # the game and the evening's standings).
             table = codec.decode(
                 snapshot,
                 settings=fresh.settings,
@@ -204,10 +203,6 @@ def _deadline(table: Table) -> float | None:
     if table.phase is not Phase.TURN or table.turn is None:
         return None
     return table.turn.deadline
-
-
-def _version_text(value: object) -> str:
-    return repr(value)[:20] if value is not None else "another version"
 
 
 def _digest(snapshot: dict[str, Any], table: Table) -> str:

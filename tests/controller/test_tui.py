@@ -18,7 +18,7 @@ from textual.pilot import Pilot
 from controller.config import Config
 from controller.game import Press, Release
 from controller.game.launch import CHIME_TIME, NO_CARDS, RESULT_TIME
-from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, timer_bar
+from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT
 from controller.settings import Settings
 from controller.shell.renderer import OFFLINE_LINE, OFFLINE_TURN
 from controller.simulation.table import TAP_TIME
@@ -714,11 +714,11 @@ def test_daemon_warnings_go_to_the_event_log_not_the_terminal(capsys):
 
 def test_lcd_draws_the_displays_custom_characters():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
-        # Menu arrows and a timer bar, written through the real driver into the LCD model.
-        app.table.display.show((ARROW_RIGHT + " Start " + ARROW_LEFT, timer_bar(0.3)))
+        # The menu's arrows, written through the real driver into the LCD model.
+        app.table.display.show((ARROW_RIGHT + " Start " + ARROW_LEFT, ARROW_LEFT + "  6 s  "))
         await app.advance(0.1)
         await pilot.pause()
-        assert app.query_one("#lcd").lines == ("→ Start ←       ", "████▊           ")
+        assert app.query_one("#lcd").lines == ("→ Start ←       ", "←  6 s          ")
         assert "│ → Start ←        │" in screen(app)
 
     play(scenario)
