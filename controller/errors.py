@@ -46,6 +46,11 @@ class TableStopped(TableError, RuntimeError):
     """The table stopped before it carried out the request."""
 
 
+class WrongThread(TableError, RuntimeError):
+    """A call that belongs on the table's loop thread came from another; `submit` is the way
+    in from there."""
+
+
 class MessageRefused(TableError, ValueError):
     """An inbound message that changes nothing; the message is the reason, one line."""
 

@@ -110,7 +110,8 @@ def build_daemon(
     from hardware.sim.pins import SimFactory
 
     from ..game.lcd_glyphs import CUSTOM_CHARS
-    from ..shell.daemon import Daemon, Wiring
+    from ..shell.daemon import Daemon
+    from ..shell.wiring import Wiring
 
     clock = LoopClock(asyncio.get_running_loop())
     try:
