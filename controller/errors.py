@@ -26,7 +26,7 @@ class SettingError(TableError, ValueError):
 
 
 class CrossedBounds(SettingError):
-    """Both bounds of a pair set at once, the smaller above the larger."""
+    """A pair of bounds that a change would leave the smaller above the larger."""
 
     def __init__(self, low: str, high: str, values: tuple[object, object]) -> None:
         super().__init__(f"{low} ({values[0]}) cannot be above {high} ({values[1]})")

@@ -222,6 +222,20 @@ async def test_every_setting_changes_from_the_menu(config, entry, key, steps, sh
         assert table.daemon.table.settings[key] == value
 
 
+async def test_turning_a_bound_past_the_other_moves_it_along_in_one_change_naming_both(config):
+    async with SimTable(config) as table:
+        await goto(table, "Surprise min")
+        await push(table)
+        await table.turn(7)  # 3 s up to 10 s, past the 8 s of Surprise max
+        settings = table.daemon.table.settings
+        assert (settings.surprise_min, settings.surprise_max) == (10, 10)
+        changes = [e.data["changes"] for e in table.events_of("settings_changed")]
+        assert changes[-2:] == [
+            {"surprise_min": 9, "surprise_max": 9},
+            {"surprise_min": 10, "surprise_max": 10},
+        ]
+
+
 async def test_volume_and_brightness_reach_the_buzzer_and_the_lights(config):
     async with SimTable(config) as table:
         await goto(table, "Brightness")
