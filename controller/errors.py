@@ -51,6 +51,10 @@ class WrongThread(TableError, RuntimeError):
     in from there."""
 
 
+class TableUnreachable(TableError, OSError):
+    """A running table that gave the shell no answer; the message says why, in one line."""
+
+
 class MessageRefused(TableError, ValueError):
     """An inbound message that changes nothing; the message is the reason, one line."""
 

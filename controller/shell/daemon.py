@@ -41,6 +41,7 @@ from ..storage.settings_store import Loaded, SettingsStore, settings_notice
 from ..storage.snapshot import RESUMED, SET_ASIDE, Snapshots
 from ..storage.statefile import prepare
 from .answers import Answers
+from .control_socket import ControlSocket
 from .game_log import GameLog
 from .inbox import Asked, Call, Edge, EncoderTurn, Inbox, Item, Settle, Stop, Wake
 from .launcher_link import LauncherLink
@@ -80,11 +81,6 @@ class Daemon:
         self._loop_thread = LoopThread()
         pinmap, clock = wiring.pinmap, wiring.clock
         self.clock, self.rng = clock, rng
-        store = None if state_dir is None else SettingsStore(state_dir, config.settings)
-        loaded = store.load() if store is not None else Loaded(config.settings)
-        settings = loaded.settings
-        if loaded.problems:
-            notices = [*notices, settings_notice(loaded)]
         from hardware.board import Board  # gpiozero loads with the board: start-up time
 
         self.board = Board(
@@ -95,7 +91,14 @@ class Daemon:
             on_edge=self._edge_from_pin,
             on_turn=self._turn_from_pin,
         )
-        notices = [*notices, *([] if state_dir is None else prepare(state_dir))]
+        prepared = [] if state_dir is None else prepare(state_dir)
+        # Before the settings are read: a change the shell asks from now on reaches this table.
+        self._door = None if state_dir is None else ControlSocket(state_dir)
+        store = None if state_dir is None else SettingsStore(state_dir, config.settings)
+        loaded = store.load() if store is not None else Loaded(config.settings)
+        settings = loaded.settings
+        problems = [settings_notice(loaded)] if loaded.problems else []
+        notices = [*notices, *problems, *prepared]
         self.renderer = Renderer(self.board, clock, redraw=self.refresh)
         self.launcher = LauncherLink(
             self.board,
@@ -148,6 +151,8 @@ class Daemon:
     async def run(self) -> None:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
         try:
+            if self._door is not None:
+                await self._door.serve(self)
             self._begin(self.launcher.at_start(self.table.launcher))
             await self._inbox.serve(self._handle_item)
         finally:
@@ -322,6 +327,8 @@ class Daemon:
         self.publisher.showing(self.renderer.shown, self.launcher.link_up)
 
     async def _shutdown(self) -> None:
+        if self._door is not None:
+            self._door.close()
         # Cards already through the beam count before the motor stops for good.
         await self.launcher.stop(self._handle_item)
         for event in self.launcher.left_in_slot(self.table.launcher.owed):

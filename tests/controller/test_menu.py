@@ -525,11 +525,9 @@ async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(co
         assert lcd(table) == ("Table   timer 4s", "Press to join")
 
 
-async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(config, tmp_path):
-    from controller.commands.settings_command import settings_command
-
+async def test_a_settings_file_edited_by_hand_reaches_a_running_table_on_reload(config, tmp_path):
     async with SimTable(config, state_dir=tmp_path) as table:
-        assert settings_command(config, tmp_path, "set", {"picker": "fair"}) == 0
+        (tmp_path / "settings.json").write_text('{"picker": "fair"}\n')
         assert table.daemon.table.settings.picker == "classic"
         table.daemon.submit(RereadSettings())  # what SIGHUP does
         await table.settle()
