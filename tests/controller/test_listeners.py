@@ -12,7 +12,8 @@ import pytest
 
 from controller.config import Config
 from controller.errors import WrongThread
-from controller.requests import DealCards, GameCommand
+from controller.game.holds import WIN_HOLD
+from controller.requests import ChangeSettings, DealCards, GameCommand
 from controller.settings import Settings
 from controller.simulation.table import SimTable
 
@@ -46,7 +47,8 @@ async def next_lit(table: SimTable) -> None:
 
 async def evening(table: SimTable) -> None:
     """Seats, turns ended in time and run out (penalties dealt), a SLAP race, a launcher hit,
-    a pause and a resume, a quick dispense from the menu's door, a jam and its OK."""
+    a pause and a resume, a quick dispense from the menu's door, a jam and its OK, a setting
+    changed, and the round won."""
     for seat in (1, 2, 3):
         await table.tap(f"seat{seat}")
     await table.tap("play_pause")
@@ -73,6 +75,11 @@ async def evening(table: SimTable) -> None:
     table.clear_jam()
     await table.tap("encoder.push")  # OK: the rest follows
     await table.advance(20.0)
+    await asyncio.wrap_future(table.daemon.submit(ChangeSettings({"volume": "low"})))
+    await next_lit(table)
+    [winner] = table.lit()
+    await table.hold(f"seat{winner}", WIN_HOLD + 0.1)  # out of cards: the round is over
+    await table.advance(5.0)
 
 
 async def played(*, broken: bool) -> tuple[list, int, int, tuple, dict]:
@@ -99,6 +106,7 @@ async def test_a_listener_that_raises_on_every_event_changes_nothing_the_table_d
     kinds = {kind for _, kind, _ in events}
     for kind in ("turn_ended", "timeout", "penalty", "slap_result", "hit", "paused", "resumed"):
         assert kind in kinds
+    assert {"settings_changed", "round_over"} <= kinds
     assert {"dispense", "card_out", "launcher_fault", "launcher_resumed"} <= kinds
     assert cards_out == sum(e[2]["cards"] for e in events if e[1] == "dispense") and owed == 0
     # Each logged once, whatever its message: one cause each.
