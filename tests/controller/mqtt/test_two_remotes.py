@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import aiohttp
 
-from controller.requests import Request
+from controller.requests import ChangeSettings, Request
 from controller.settings import Settings
 from controller.shell.daemon import Daemon
 from controller.simulation.table import SimTable
@@ -27,8 +27,8 @@ Answer = concurrent.futures.Future[object]
 
 @contextlib.contextmanager
 def held_until(daemon: Daemon, count: int) -> Iterator[None]:
-    """Requests to `daemon` wait at its door until `count` have come, then go in, in order:
-    each remote has made its request before the table carries out either."""
+    """Settings changes to `daemon` wait at its door until `count` have come, then go in, in
+    order: each remote has made its request before the table carries out either."""
     submit = daemon.submit
     waiting: list[tuple[Request, Answer]] = []
 
@@ -40,6 +40,8 @@ def held_until(daemon: Daemon, count: int) -> Iterator[None]:
             mine.set_exception(error)
 
     def held(request: Request) -> Answer:
+        if not isinstance(request, ChangeSettings):
+            return submit(request)  # the link's own news (its status) goes in as ever
         mine: Answer = concurrent.futures.Future()
         waiting.append((request, mine))
         if len(waiting) == count:
