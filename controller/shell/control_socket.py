@@ -13,6 +13,7 @@ user and root, as `sudo flashtable settings set ...` is.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
@@ -21,16 +22,15 @@ import socket
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import DamagedFile, TableError, TableUnreachable
-from ..requests import ChangeSettings, ResetSettings
+from ..game import Table
+from ..requests import ChangeSettings, Request, ResetSettings
 from ..settings import Settings
 from ..storage.safe_read import parse_json
 from ..storage.statefile import reason_of
-
-if TYPE_CHECKING:
-    from .daemon import Daemon
+from .settings_keeper import SettingsKeeper
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,18 @@ def _answers(address: str) -> bool:
     return True
 
 
+class Host(Protocol):
+    """What the socket sees of the running daemon, and what it may ask of it."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def settings_keeper(self) -> SettingsKeeper: ...
+
+    def submit(self, request: Request) -> concurrent.futures.Future[object]: ...
+
+
 class ControlSocket:
     """Bound when the daemon is built, before it reads its settings, so that a change asked
     for from then on reaches this table; answered while it runs; removed when it stops."""
@@ -98,11 +110,14 @@ class ControlSocket:
             return None
         return sock
 
-    async def serve(self, daemon: Daemon) -> None:
-        """Answer the shell's requests to `daemon` from now on."""
+    async def serve(self, host: Host) -> None:
+        """Answer the shell's requests to `host` from now on."""
         if self._sock is not None and self._server is None:
-            self._server = await asyncio.start_unix_server(
-                lambda reader, writer: self._client(daemon, reader, writer),
+            # A plain server on the socket already bound: asyncio's Unix server would also
+            # remove the file at its close, by the address it was bound at (3.13), which a
+            # deep directory's is not for long.
+            self._server = await asyncio.start_server(
+                lambda reader, writer: self._client(host, reader, writer),
                 sock=self._sock,
                 limit=MAX_LINE,
             )
@@ -119,7 +134,7 @@ class ControlSocket:
         self._sock = None
 
     async def _client(
-        self, daemon: Daemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self, host: Host, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         if self._clients >= MAX_CLIENTS:
             writer.close()
@@ -130,7 +145,7 @@ class ControlSocket:
                 line = await reader.readline()
             if not line:
                 return  # asked nothing: a look whether a table answers here
-            answer = await _answer(daemon, line)
+            answer = await _answer(host, line)
             writer.write(json.dumps(answer).encode() + b"\n")
             await writer.drain()
         except (TimeoutError, ValueError, ConnectionError) as err:  # ValueError: too long
@@ -140,14 +155,14 @@ class ControlSocket:
             writer.close()
 
 
-async def _answer(daemon: Daemon, line: bytes) -> dict[str, object]:
+async def _answer(host: Host, line: bytes) -> dict[str, object]:
     try:
         asked = parse_json(line)
         if not isinstance(asked, dict) or len(asked) != 1:
             raise DamagedFile('not one of {"show": true}, {"set": {...}}, {"reset": true}')
         [(what, value)] = asked.items()
         if what == "show":
-            settings = daemon.table.settings
+            settings = host.table.settings
         else:
             if what == "set" and isinstance(value, dict):
                 request: ChangeSettings | ResetSettings = ChangeSettings(value)
@@ -155,12 +170,12 @@ async def _answer(daemon: Daemon, line: bytes) -> dict[str, object]:
                 request = ResetSettings()
             else:
                 raise DamagedFile(f"nothing the table does for {what!r}")
-            answered = await asyncio.wrap_future(daemon.submit(request))
+            answered = await asyncio.wrap_future(host.submit(request))
             assert isinstance(answered, Settings)
             settings = answered
     except TableError as err:  # a value refused, the table stopped, a request not understood
         return {"error": str(err)}
-    keeper = daemon.settings_keeper
+    keeper = host.settings_keeper
     return {
         "settings": dict(settings),
         "changed": [key for key, value in settings.items() if value != keeper.base[key]],
