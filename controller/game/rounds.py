@@ -35,20 +35,23 @@ def play(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> 
 def intend(table: Table, name: str, at: float, rng: random.Random, effects: list[Effect]) -> Table:
     """Carry out the intent `name` ("start", "pause", "resume", "next_round") if the table
     is not there already and can be. A sleeping table is woken for it, except for a pause:
-    asleep, it is paused already."""
+    asleep, it is paused already. No turn runs while the LCD shows the menu: a turn a start
+    brings starts paused, and a resume waits, until the menu closes."""
     if table.asleep and name != "pause":
         table = rest.wake(table, at, effects)
     if name == "start" and table.phase in BETWEEN_ROUNDS:
-        return start(table, at, rng, effects)
+        return rest.hold_for_menu(start(table, at, rng, effects), at, effects)
     if name == "pause" and table.phase is Phase.TURN and table.turn is not None:
         return rest.pause(table, at, effects)
     if name == "resume" and table.phase is Phase.PAUSED and not table.asleep:
+        if table.menu_open:  # closing the menu resumes what it holds
+            return replace(table, menu_paused=True)
         return rest.resume(table, at, effects)
     if name == "next_round" and table.phase is not Phase.SEATING:
         if table.phase in ROUND_PHASES:
             # It ends first, with its summary: its statistics are not lost.
             table = summary.round_over(table, None, at, effects)
-        return start(table, at, rng, effects)
+        return rest.hold_for_menu(start(table, at, rng, effects), at, effects)
     return table
 
 

@@ -126,8 +126,9 @@ def _act(menu: Menu, action: Action | None) -> Result:
     if action is None:
         return menu, []
     if isinstance(action, GameCommand) and action.name in PLAY_GOES_ON:
-        # Play goes on: the menu gets out of the way of the game's own screen.
-        return None, [action, Close()]
+        # Play goes on: the menu gets out of the way of the game's own screen. Before a
+        # start, or its first turn would start paused, held for the menu still open.
+        return None, [Close(), action] if action.name == "start" else [action, Close()]
     return menu, [action]
 
 

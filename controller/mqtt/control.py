@@ -116,6 +116,9 @@ def answer(order: Order, stepped: Stepped) -> Done:
     phase = f"phase {table.phase.value}"
     if action == "dispense":
         return _dealt(order.cards, stepped)
+    held = table.menu_open and table.menu_paused and table.phase is Phase.PAUSED
+    if held and (action == "resume" or stepped.of("round_started")):
+        return Done(action, f"{action}: the turn goes on once the menu at the table closes")
     refused = stepped.of("start_refused")
     if refused:
         seated = refused[0].data["seated"]

@@ -279,6 +279,8 @@ async def test_start_pause_resume_new_round_and_change_seats_from_the_menu(confi
         await push(table)
         assert not table.daemon.panel.is_open
         assert len(table.lit()) == 1
+        # The menu closed first: the first turn runs at once, never paused under it.
+        assert [e.type for e in table.events][-2:] == ["round_started", "turn_started"]
         await goto(table, "Resume")  # the menu paused the turn as it opened
         await push(table)
         assert not table.daemon.panel.is_open

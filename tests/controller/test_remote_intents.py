@@ -99,3 +99,32 @@ async def test_a_remote_new_round_ends_the_round_and_starts_the_next_in_one_step
         assert steps == 1
         assert [e.type for e in table.events][-3:-1] == ["round_over", "round_started"]
         assert table.daemon.table.phase is Phase.TURN
+
+
+async def test_no_remote_runs_a_turn_under_the_menu_open_at_the_table():
+    async with SimTable(QUIET, seed=2) as table:
+        for seat in ("seat1", "seat2"):
+            await table.tap(seat)
+        await table.turn(1)  # someone opens the menu
+        control = DaemonControl(table.daemon)
+        wait = "the turn goes on once the menu at the table closes"
+        assert await control.carry_out(Order("start")) == Done("start", f"start: {wait}")
+        assert table.daemon.table.phase is Phase.PAUSED
+        await table.advance(10.0)  # far past the turn's 6 s: no timeout under the menu
+        assert table.events_of("timeout") == []
+        assert await control.carry_out(Order("resume")) == Done("resume", f"resume: {wait}")
+        assert table.daemon.table.phase is Phase.PAUSED
+        await table.hold("encoder.push", 1.2)  # back out of the menu: the turn goes on
+        assert not table.daemon.panel.is_open
+        assert table.daemon.table.phase is Phase.TURN
+
+
+async def test_a_remote_resume_of_a_pause_the_menu_found_goes_on_when_the_menu_closes():
+    async with SimTable(QUIET, seed=2) as table:
+        await started(table)
+        await table.tap("play_pause")  # paused by Play/Pause, then the menu opens
+        await table.turn(1)
+        await DaemonControl(table.daemon).carry_out(Order("resume"))
+        assert table.daemon.table.phase is Phase.PAUSED
+        await table.hold("encoder.push", 1.2)
+        assert table.daemon.table.phase is Phase.TURN
