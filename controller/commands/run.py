@@ -110,7 +110,8 @@ def build_daemon(
     from hardware.sim.pins import SimFactory
 
     from ..game.lcd_glyphs import CUSTOM_CHARS
-    from ..shell.daemon import Daemon, Wiring
+    from ..shell.daemon import Daemon
+    from ..shell.wiring import Wiring
 
     clock = LoopClock(asyncio.get_running_loop())
     try:
@@ -198,14 +199,22 @@ async def run_daemon(
         pins,
         seed,
     )
-    async with linked(config, daemon), served(config, daemon):
-        running = asyncio.create_task(daemon.run())
-        await asyncio.sleep(0)  # the table has drawn its first screen
-        notify("READY=1")
-        interval = watchdog_interval()
-        watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
-        await running
-        if watchdog is not None:
-            watchdog.cancel()
+    try:
+        async with linked(config, daemon), served(config, daemon):
+            running = asyncio.create_task(daemon.run())
+            await asyncio.sleep(0)  # the table has drawn its first screen
+            notify("READY=1")
+            interval = watchdog_interval()
+            watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
+            await running
+            if watchdog is not None:
+                watchdog.cancel()
+    finally:
+        # The table has stopped: a stop asked again (a second SIGTERM, Ctrl+C twice) while
+        # the process ends is ignored. Closing the loop would hand both signals back to
+        # their defaults, and one landing then would end the process by the signal.
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, signal.SIG_IGN)
     log.info("stopped")
     return 0

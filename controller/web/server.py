@@ -263,16 +263,16 @@ class WebServer:
 
     async def _settings(self, request: web.Request) -> web.Response:
         try:
-            body = await self._body(request)
-            settings = settings_update(body, self._daemon.table.settings)
-            await self._control.use_settings(settings)
+            change = settings_update(await self._body(request))
         except Refusal as refused:
             return refused.answer()
         except MessageRefused as refused:
             return _error(400, str(refused))
-        except ValueError as refused:  # the table refused it as the menu would
+        try:
+            settings = await self._control.change_settings(change)
+        except MessageRefused as refused:  # the table refused it as the menu would
             return _error(409, str(refused))
-        return web.json_response({"settings": dict(self._daemon.table.settings)})
+        return web.json_response({"settings": dict(settings)})
 
     async def _command(self, request: web.Request) -> web.Response:
         try:
@@ -282,10 +282,11 @@ class WebServer:
         except MessageRefused as refused:
             return _error(400, str(refused))
         try:
-            await self._control.carry_out(command)
-        except ValueError as refused:  # MessageRefused: the table cannot do it now
+            done = await self._control.carry_out(command)
+        except MessageRefused as refused:  # the table cannot do it now
             return _error(409, str(refused))
-        return web.json_response({"done": command.action})
+        said = {} if done.said is None else {"said": done.said, "whole": done.whole}
+        return web.json_response({"done": command.action, **said})
 
 
 def _since(request: web.Request) -> int | None:

@@ -246,8 +246,9 @@ function showSettings(values) {
 
 async function command(action, extra = {}) {
   try {
-    await post("/command", { action, ...extra });
-    say(`Done: ${action.replace("_", " ")}`);
+    const answer = await post("/command", { action, ...extra });
+    // The table was there already, or did less than asked (a dispense cut short): it says.
+    say(answer.said || `Done: ${action.replace("_", " ")}`, answer.whole === false);
   } catch (err) {
     say(err.message, true);
   }

@@ -165,6 +165,66 @@ async def test_a_command_the_table_cannot_carry_out_now_says_why(tmp_path):
         assert table.events_of("dispense") == []
 
 
+async def test_a_dispense_the_launchers_limit_cuts_says_so(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        for _ in range(10):  # 100 owed: nothing is dealt while no time passes
+            assert await page.post("/command", {"action": "dispense", "cards": 10}) == (
+                200,
+                {"done": "dispense"},
+            )
+        assert await page.post("/command", {"action": "dispense", "cards": 10}) == (
+            200,
+            {
+                "done": "dispense",
+                "said": "dispense: 8 of 10 cards dealt; the launcher owes 108 at most (a whole "
+                "deck)",
+                "whole": False,
+            },
+        )
+        assert await page.post("/command", {"action": "dispense", "cards": 1}) == (
+            409,
+            {
+                "error": "dispense: none dealt; the launcher owes 108 cards already, the most it "
+                "owes (a whole deck)"
+            },
+        )
+        assert table.daemon.table.launcher.owed == 108
+
+
+async def test_a_bound_set_past_the_other_is_refused_naming_both_and_nothing_moves(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        assert await page.post("/settings", {"custom_min": 10}) == (
+            409,
+            {"error": "custom_min (10) cannot be above custom_max (8)"},
+        )
+        settings = table.daemon.table.settings
+        assert (settings.custom_min, settings.custom_max) == (1, 8)
+        status, answer = await page.post("/settings", {"custom_min": 10, "custom_max": 10})
+        assert status == 200 and (
+            answer["settings"]["custom_min"],
+            answer["settings"]["custom_max"],
+        ) == (10, 10)
+
+
+async def test_a_command_a_table_has_done_already_says_so_and_changes_nothing(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        for seat in ("seat1", "seat2"):
+            await table.tap(seat)
+        assert await page.post("/command", {"action": "start"}) == (200, {"done": "start"})
+        assert await page.post("/command", {"action": "resume"}) == (
+            200,
+            {
+                "done": "resume",
+                "said": "resume: the table is running already (phase turn)",
+                "whole": True,
+            },
+        )
+        assert table.daemon.table.phase.value == "turn"
+
+
 async def test_without_the_password_nothing_changes_and_a_wrong_one_is_slowed(tmp_path, caplog):
     async with serving(tmp_path) as (table, page):
         before = table.daemon.table.settings
