@@ -71,6 +71,8 @@ def test_the_web_section_and_its_defaults():
     assert (web.host, web.port) == ("0.0.0.0", 8080)
     six = parse({"web": {"listen": "[::]:8443", "enabled": False}}).web
     assert six is not None and (six.host, six.port, six.enabled) == ("::", 8443, False)
+    named = parse({"web": {"names": ["uno.lan", "Table-2.local."]}}).web
+    assert named is not None and named.names == ("uno.lan", "Table-2.local.")
 
 
 @pytest.mark.parametrize(
@@ -82,6 +84,9 @@ def test_the_web_section_and_its_defaults():
         ({"enabled": "yes"}, "web.enabled must be true or false"),
         ({"view_needs_password": True}, "needs web.password_file"),
         ({"colour": "red"}, "unknown key"),
+        ({"names": "uno.lan"}, "web.names must be a list in brackets"),
+        ({"names": ["uno lan"]}, "web.names must be host names"),
+        ({"names": [7]}, "web.names must be host names"),
     ],
 )
 def test_a_bad_web_section_is_refused_with_its_key(section, reason):
