@@ -165,7 +165,8 @@ class WebServer:
         answered (a connection answering is never idle), and the headers every answer has."""
         self.connections.answering(request)
         try:
-            if not answers_to(request.host, self._names):
+            host = request.headers.get("Host")  # none: no browser's, so no name rebound
+            if host is not None and not answers_to(host, self._names):
                 response: web.StreamResponse = _error(421, "this table has no such name")
             elif (request.content_length or 0) > MAX_PAYLOAD:
                 response = _error(413, f"a request body may have at most {MAX_PAYLOAD} bytes")

@@ -2,8 +2,9 @@
 queue, so that no flood of guesses keeps the operator out or guesses faster (docs/web.md):
 
 - one sign-in at a time from each address;
-- after a wrong password, that address's next check waits FAIL_DELAY from the answer,
-  whether or not the client waited for it: hanging up never speeds guessing;
+- a wrong password is answered FAIL_DELAY after its check, and that address's next check
+  waits as long, whether or not the client waited for the answer: hanging up never speeds
+  guessing;
 - MAX_WAITING wait at most; the address with the fewest wrong passwords lately goes first
   (then the fewest tries, then the first come), and takes the place of the last in a full
   queue that ranks after it (who is told to try again). An operator who types the password
@@ -23,6 +24,7 @@ FAIL_DELAY = 1.0  # seconds from a wrong password to its answer, and to its addr
 MAX_WAITING = 8  # sign-ins waiting for their check at once
 FORGET = 600.0  # seconds after which an address's tries no longer count against it
 MAX_ADDRESSES = 256  # addresses whose tries are kept; the longest quiet is forgotten first
+BUSY = "too many sign-ins at once: try again in a moment"
 
 
 class SignInRefused(Exception):
@@ -102,11 +104,9 @@ class SignIns:
         if len(self._queue) >= MAX_WAITING:
             last = max(self._queue)
             if entry.rank[:2] >= last.rank[:2]:
-                raise SignInRefused(503, "too many sign-ins at once: try again in a moment")
+                raise SignInRefused(503, BUSY)
             self._queue.remove(last)
-            last.outcome.set_exception(
-                SignInRefused(503, "too many sign-ins at once: try again in a moment")
-            )
+            last.outcome.set_exception(SignInRefused(503, BUSY))
         self._queue.append(entry)
         self._arrived.set()
         if self._worker is None:

@@ -372,3 +372,14 @@ async def test_the_names_the_table_answers_to_are_its_addresses_and_the_configs(
         for host in (f"uno.lan:{port}", f"UNO.lan.:{port}", f"localhost:{port}", "[::1]:80"):
             async with page.session.get(page.origin + "/", headers={"Host": host}) as response:
                 assert response.status == 200, host
+
+
+async def test_a_request_without_a_host_is_answered(tmp_path):
+    async with serving(tmp_path) as (_table, page):
+        port = int(page.origin.rpartition(":")[2])
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET / HTTP/1.0\r\n\r\n")  # no Host: no browser's, no name rebound
+        async with asyncio.timeout(30):
+            status = await reader.readline()
+        writer.close()
+        assert b" 200 " in status
