@@ -269,25 +269,42 @@ BOUNDS = (("surprise_min", "surprise_max"), ("custom_min", "custom_max"))
 
 
 def _merge(base: Mapping[str, Value], changes: Mapping[str, object]) -> dict[str, Value]:
-    """`base` with `changes` parsed and applied, every pair of BOUNDS kept in order.
-
-    Moving one bound past the other drags the other along (as turning the menu value would);
-    changing both at once to min > max is contradictory and raises CrossedBounds.
-    """
-    merged = dict(base)
-    for key, raw in changes.items():
-        merged[key] = setting(key).parse(raw)
-    for low_key, high_key in BOUNDS:
-        low, high = merged[low_key], merged[high_key]
-        if not isinstance(low, int) or not isinstance(high, int) or low <= high:
-            continue
-        if low_key in changes and high_key in changes:
-            raise CrossedBounds(low_key, high_key, (low, high))
-        if low_key in changes:
-            merged[high_key] = low
-        else:
-            merged[low_key] = high
+    """`base` with `changes` parsed and applied. A pair of BOUNDS left with its smaller above
+    its larger raises CrossedBounds naming both, whether the change moved one or both: a
+    change never moves a setting it does not name (the menu's turn names both, `dragged`)."""
+    merged = {**base, **parsed(changes)}
+    _uncrossed(merged)
     return merged
+
+
+def parsed(changes: Mapping[str, object]) -> dict[str, Value]:
+    """`changes` as their settings' values, checked as far as any table would: each value
+    alone, and a pair of bounds named together; raises SettingError naming what it refuses.
+    Whether a bound passes the other's value on a table is for that table to say."""
+    values = {key: setting(key).parse(raw) for key, raw in changes.items()}
+    _uncrossed(values)
+    return values
+
+
+def _uncrossed(values: Mapping[str, Value]) -> None:
+    for low_key, high_key in BOUNDS:
+        low, high = values.get(low_key), values.get(high_key)
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            raise CrossedBounds(low_key, high_key, (low, high))
+
+
+def dragged(settings: Settings, key: str, value: Value) -> dict[str, Value]:
+    """The change that sets `key` to `value`, the other bound of its pair moved along when
+    the value passes it: what a turn of the menu's knob asks for."""
+    change = {key: value}
+    if isinstance(value, int):
+        for low_key, high_key in BOUNDS:
+            low, high = settings[low_key], settings[high_key]
+            if key == low_key and isinstance(high, int) and value > high:
+                change[high_key] = value
+            elif key == high_key and isinstance(low, int) and value < low:
+                change[low_key] = value
+    return change
 
 
 def setting(key: str) -> Setting:

@@ -28,6 +28,7 @@ from . import summary, turns
 from .effects import Effect
 from .frozen import replace
 from .state import (
+    MAX_COUNT,
     MAX_OWED,
     ROUND_PHASES,
     Delivery,
@@ -261,7 +262,7 @@ def _seat(value: object, seats: range) -> int:
 
 
 def _count(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
         raise UndecodableSnapshot(f"{value!r} is not a count")
     return value
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from ..settings import Settings
-from . import holds, landing, launch, places, rest, slap, standings, summary, turns
+from . import holds, landing, launch, places, rest, rounds, slap, standings, summary, turns
 from .effects import Announce, Effect, Sound
 from .events import (
     CardOut,
@@ -26,6 +26,7 @@ from .events import (
     Stuck,
 )
 from .frozen import replace
+from .rounds import MESSAGE_TIME
 from .state import ROUND_PHASES, Message, Phase, Table
 from .text import COLUMNS
 from .turns import WARN_SECONDS
@@ -42,7 +43,6 @@ __all__ = [
 ]
 
 STUCK_AFTER = 8.0  # a seat button held this long while seating is stuck, not a player
-MESSAGE_TIME = 3.0  # how long a seating message stays up
 NEXT_ROUND = "next round"  # a mode chosen during a round: "Extreme from" it
 FINISH_NEXT = "from next round"  # a finish chosen during a round: "Finish: places" from it
 PLAY_INPUTS = frozenset({"play_pause", "encoder.push"})  # the encoder push is Play/Pause too
@@ -232,7 +232,7 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
             return landing.hold(launch.hit(table, at, rng, effects), at)
         return launch.refuse(table, at, effects)
     if name in PLAY_INPUTS:
-        return _play(table, at, rng, effects)
+        return rounds.play(table, at, rng, effects)
     if name == "slap" and phase is not Phase.TURN:
         return slap.refuse(table, at, effects)
     if phase is Phase.SEATING:
@@ -255,17 +255,6 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
     return table
 
 
-def _play(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
-    """What Play/Pause does: start a round, pause, resume."""
-    if table.phase in (Phase.SEATING, Phase.ROUND_OVER):
-        return _start_round(table, at, rng, effects)
-    if table.phase is Phase.TURN and table.turn is not None:
-        return rest.pause(table, at, effects)
-    if table.phase is Phase.PAUSED:
-        return rest.resume(table, at, effects)
-    return table
-
-
 def _command(table: Table, event: Command, rng: random.Random, effects: list[Effect]) -> Table:
     at = event.time
     # The menu closing is not someone at the table (it closes by itself when left alone): it
@@ -275,15 +264,15 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
     table = replace(table, last_input=max(at, table.last_input or at))
     if event.name == "menu_opened":
         return rest.menu_opened(table, at, effects)
+    if event.name in rounds.INTENTS:
+        return rounds.intend(table, event.name, at, rng, effects)
     if table.asleep:
         return rest.wake(table, at, effects)
-    if event.name == "play":
-        return _play(table, at, rng, effects)
     if event.name == "new_round" and table.phase in ROUND_PHASES:
         # A round still going ends first, with its summary: its statistics are not lost.
         return summary.round_over(table, None, at, effects)
     if event.name == "new_round" and table.phase is Phase.ROUND_OVER:
-        return _start_round(table, at, rng, effects)
+        return rounds.start(table, at, rng, effects)
     if event.name == "bring_back" and event.seat is not None:
         return places.bring_back(table, event.seat, at, effects)
     if event.name == "reset_standings":
@@ -348,43 +337,3 @@ def _waits(table: Table, at: float) -> Table:
         lines = (f"Finish: {table.settings.finish}", FINISH_NEXT)
         return replace(table, message=Message(lines, at + MESSAGE_TIME))
     return replace(table, message=None) if said else table
-
-
-def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
-    """From seating, or after a round (`summary.out_of_play` left nothing of the last round's
-    play): the seats stay as they are."""
-    if len(table.seated) < 2:
-        effects += [Sound("refuse"), Announce("start_refused", {"seated": len(table.seated)})]
-        message = Message(("Need 2+ players", "Press to join"), at + MESSAGE_TIME)
-        return replace(table, message=message)
-    effects += [
-        Sound("start"),
-        Announce(
-            "round_started",
-            {
-                "seats": sorted(table.seated),
-                "mode": table.settings.mode,
-                "finish": table.settings.finish,
-            },
-        ),
-    ]
-    table = replace(
-        table,
-        message=None,
-        picks=(),
-        summary=None,
-        round_mode=str(table.settings.mode),
-        round_finish=str(table.settings.finish),
-        places=(),
-    )
-    table = summary.fresh_stats(table)
-    if table.mode == "extreme":
-        # No turns in Extreme: players pass clockwise by themselves and hit the launcher.
-        return replace(table, phase=Phase.EXTREME, turn=None)
-    # The start tune is the first light's cue: no turn blip to cut it short.
-    table = turns.next_turn(table, at, rng, effects, sound=False)
-    if table.finish == "places" and table.turn is not None:
-        # Nobody at the table should think the round ends with the first player out.
-        banner, until = places.ROUND_BANNER, at + turns.BANNER_TIME
-        table = replace(table, turn=replace(table.turn, banner=banner, banner_until=until))
-    return table

@@ -17,7 +17,7 @@ from ..settings import Settings
 from . import profiles, rest, summary
 from .effects import Announce, Dispense, Effect, ResumeLauncher, Sound
 from .frozen import replace
-from .state import MAX_OWED, Chime, Delivery, Launcher, Lines, Message, Phase, Table
+from .state import MAX_OWED, Chime, Delivery, Launcher, Lines, Message, Phase, Table, up
 from .text import row
 
 CHIME_TIME = 0.6
@@ -154,7 +154,7 @@ def hit(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> T
     else:
         received = sum(cards for _, who, cards in recent if who == player)
         cards = max(0, min(drawn, int(cap) - received, room))
-    misses = 0 if drawn else launcher.misses + 1
+    misses = 0 if drawn else up(launcher.misses)
     effects += [
         Sound(_chime_tune(table, launcher.misses)),
         Announce("hit", {"seat": player, "cards": cards, "drawn": drawn}),
@@ -206,7 +206,7 @@ def card_out(table: Table, effects: list[Effect]) -> Table:
     if queue:
         first = replace(queue[0], cards=queue[0].cards - 1)
         queue = ((first,) if first.cards else ()) + queue[1:]
-    table = _with(table, queue=queue, cards_out=launcher.cards_out + 1)
+    table = _with(table, queue=queue, cards_out=up(launcher.cards_out))
     if seat is not None:
         table = summary.record_launcher_cards(table, seat, 1)
     effects.append(Announce("card_out", {"seat": seat, "owed": table.launcher.owed}))
@@ -222,7 +222,7 @@ def stopped(table: Table, reason: str, at: float, effects: list[Effect]) -> Tabl
         Sound("alarm"),
         Announce("launcher_fault", {"fault": reason, "owed": launcher.owed}),
     ]
-    return _with(table, fault=reason, fault_at=at, jams=launcher.jams + (reason == "jam"))
+    return _with(table, fault=reason, fault_at=at, jams=up(launcher.jams, reason == "jam"))
 
 
 def hold_due(table: Table) -> float | None:

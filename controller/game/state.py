@@ -102,6 +102,16 @@ class SlapRace:
     presses: Mapping[int, float] = field(default_factory=dict)  # racer: first edge
 
 
+# The largest count the table keeps (a snapshot holds no larger: game/codec.py reads none):
+# every count stops there, so a game the table saved is always one it can resume.
+MAX_COUNT = 10**9 - 1
+
+
+def up(count: int, by: int = 1) -> int:
+    """`count` grown by `by`, no further than MAX_COUNT."""
+    return min(count + by, MAX_COUNT)
+
+
 @dataclass(frozen=True)
 class SlapTimes:
     """A seat's reaction times in slap races it pressed in (a miss has no time)."""
@@ -119,6 +129,11 @@ class SlapTimes:
         return SlapTimes(
             self.presses + other.presses, self.total_ms + other.total_ms, min(bests, default=None)
         )
+
+    @property
+    def kept(self) -> bool:
+        """Whether a table keeps these: no count past MAX_COUNT."""
+        return max(self.presses, self.total_ms) <= MAX_COUNT
 
 
 @dataclass(frozen=True)

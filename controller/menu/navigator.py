@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from ..game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT
 from ..game.text import COLUMNS
 from ..requests import ChangeSettings, GameCommand
-from ..settings import BY_KEY
+from ..settings import BY_KEY, dragged
 from .tree import Action, Close, Context, Entry, HardwareTest, top
 
 
@@ -51,6 +51,7 @@ class Menu:
 
 
 Result = tuple[Menu | None, list[Action]]
+PLAY_GOES_ON = ("start", "pause", "resume", "new_round", "seating")  # the menu closes for them
 
 PAGE_TIME = 1.5  # seconds each page of what a value does shows, while it is chosen
 
@@ -131,9 +132,10 @@ def _choose(menu: Menu, entry: Entry) -> Result:
 def _act(menu: Menu, action: Action | None) -> Result:
     if action is None:
         return menu, []
-    if isinstance(action, GameCommand) and action.name in ("play", "new_round", "seating"):
-        # Play goes on: the menu gets out of the way of the game's own screen.
-        return None, [action, Close()]
+    if isinstance(action, GameCommand) and action.name in PLAY_GOES_ON:
+        # Play goes on: the menu gets out of the way of the game's own screen. Before a
+        # start, or its first turn would start paused, held for the menu still open.
+        return None, [Close(), action] if action.name == "start" else [action, Close()]
     return menu, [action]
 
 
@@ -143,7 +145,8 @@ def _change(entry: Entry, steps: int, context: Context) -> list[Action]:
     index = spec.options.index(now) if now in spec.options else 0
     index = min(max(index + steps, 0), len(spec.options) - 1)
     value = spec.options[index]
-    return [] if value == now else [ChangeSettings({entry.key: value})]
+    # Past the other bound of its pair, that bound moves along: the change names both.
+    return [] if value == now else [ChangeSettings(dragged(context.settings, entry.key, value))]
 
 
 def next_page(menu: Menu) -> Menu:

@@ -156,8 +156,13 @@ def test_every_min_max_pair_is_refused_the_wrong_way_round(tmp_path, capsys):
         assert out == ""
         assert err == f"flashtable: {low} (10) cannot be above {high} (2)\n"
     assert not (tmp_path / "settings.json").exists()  # nothing was kept
-    # One bound moved past the other drags it along, as turning the menu's value does.
-    assert main(["settings", "set", "custom_min=10", *state]) == 0
+    # One bound past the other's value is refused too, naming both: a change never moves a
+    # setting it does not name.
+    assert main(["settings", "set", "custom_min=10", *state]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == "flashtable: custom_min (10) cannot be above custom_max (8)\n"
+    assert not (tmp_path / "settings.json").exists()
+    assert main(["settings", "set", "custom_min=10", "custom_max=10", *state]) == 0
     out = capsys.readouterr().out
     assert "* custom_min         10 cards" in out and "* custom_max         10 cards" in out
 

@@ -224,6 +224,20 @@ async def test_every_setting_changes_from_the_menu(config, entry, key, steps, sh
         assert table.daemon.table.settings[key] == value
 
 
+async def test_turning_a_bound_past_the_other_moves_it_along_in_one_change_naming_both(config):
+    async with SimTable(config) as table:
+        await goto(table, "Surprise min")
+        await push(table)
+        await table.turn(7)  # 3 s up to 10 s, past the 8 s of Surprise max
+        settings = table.daemon.table.settings
+        assert (settings.surprise_min, settings.surprise_max) == (10, 10)
+        changes = [e.data["changes"] for e in table.events_of("settings_changed")]
+        assert changes[-2:] == [
+            {"surprise_min": 9, "surprise_max": 9},
+            {"surprise_min": 10, "surprise_max": 10},
+        ]
+
+
 async def test_volume_and_brightness_reach_the_buzzer_and_the_lights(config):
     async with SimTable(config) as table:
         await goto(table, "Brightness")
@@ -267,6 +281,8 @@ async def test_start_pause_resume_new_round_and_change_seats_from_the_menu(confi
         await push(table)
         assert not table.daemon.panel.is_open
         assert len(table.lit()) == 1
+        # The menu closed first: the first turn runs at once, never paused under it.
+        assert [e.type for e in table.events][-2:] == ["round_started", "turn_started"]
         await goto(table, "Resume")  # the menu paused the turn as it opened
         await push(table)
         assert not table.daemon.panel.is_open
@@ -513,11 +529,9 @@ async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(co
         assert lcd(table) == ("Table   timer 4s", "Press to join")
 
 
-async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(config, tmp_path):
-    from controller.commands.settings_command import settings_command
-
+async def test_a_settings_file_edited_by_hand_reaches_a_running_table_on_reload(config, tmp_path):
     async with SimTable(config, state_dir=tmp_path) as table:
-        assert settings_command(config, tmp_path, "set", {"picker": "fair"}) == 0
+        (tmp_path / "settings.json").write_text('{"picker": "fair"}\n')
         assert table.daemon.table.settings.picker == "classic"
         table.daemon.submit(RereadSettings())  # what SIGHUP does
         await table.settle()
