@@ -22,7 +22,14 @@ BETWEEN_ROUNDS = (Phase.SEATING, Phase.ROUND_OVER)
 
 
 def play(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
-    """What Play/Pause does: start a round, pause, resume."""
+    """What Play/Pause does: start a round, pause, resume. With the LCD menu open it closes
+    the menu (the daemon's panel follows `menu_open`) and play goes on: what the menu held
+    resumes, a pause resumes, a round starts; the LCD shows the game again."""
+    if table.menu_open:
+        table = rest.menu_closed(table, at, effects)
+        if table.phase in BETWEEN_ROUNDS:
+            return start(table, at, rng, effects)
+        return intend(table, "resume", at, rng, effects)
     if table.phase in BETWEEN_ROUNDS:
         return start(table, at, rng, effects)
     if table.phase is Phase.TURN and table.turn is not None:

@@ -321,8 +321,11 @@ class Daemon:
             self._draw_due = True
             return
         self._draw_due = False
-        if self.panel.is_open and (self.table.launcher.fault or self.table.asleep):
-            self.panel.close()  # the launcher waits for OK, or the table sleeps: no menu
+        if self.panel.is_open and (
+            self.table.launcher.fault or self.table.asleep or not self.table.menu_open
+        ):
+            # The launcher waits for OK, the table sleeps, or Play/Pause closed the menu.
+            self.panel.close()
         self.renderer.draw(self.table, self.panel)
         self.publisher.showing(self.renderer.shown, self.launcher.link_up)
 

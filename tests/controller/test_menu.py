@@ -538,35 +538,26 @@ async def test_a_settings_file_edited_by_hand_reaches_a_running_table_on_reload(
         assert table.daemon.table.settings.picker == "fair"
 
 
-@pytest.mark.parametrize("entry", ["Handicaps", "Quick dispense", "Hardware test", "Info"])
-async def test_an_open_submenu_stays_put_when_play_starts_beneath_it(config, entry):
+@pytest.mark.parametrize(
+    "where", ["Handicaps", "Quick dispense", "Hardware test", "Info", "Slap window", "Lights"]
+)
+async def test_play_pause_deep_in_the_menu_closes_it_and_starts_the_round_in_sight(config, where):
+    # Someone starts the round on the button while the operator is in a submenu, changing a
+    # value, or running the lights test: the menu gives way, nothing of it is left running.
     async with SimTable(config, seed=2) as table:
         await table.tap("seat1")
         await table.tap("seat2")
-        await goto(table, entry)
-        await push(table)
-        inside = label(table)
-        await table.tap("play_pause")  # someone else starts the round on the button
-        assert label(table) == inside
-        [lit] = table.lit()
-        await back(table)
-        assert label(table) == entry
-        await back(table)  # two holds of 1.2 s: 2.4 s of the 4 s turn have gone
-        assert lcd(table)[1] == f"Seat {lit} turn   2s"
-        await table.advance(1.7)
-        assert table.events_of("timeout")[0].data["seat"] == lit
-
-
-async def test_a_value_being_changed_stays_the_same_setting_when_play_starts(config):
-    async with SimTable(config, seed=2) as table:
-        await table.tap("seat1")
-        await table.tap("seat2")
-        await goto(table, "Slap window")
+        if where == "Lights":
+            await goto(table, "Hardware test")
+            await push(table)
+        await goto(table, where)
         await push(table)
         await table.tap("play_pause")
-        await table.turn(1)
-        assert lcd(table) == ("How long the", "←     4 s      →")  # what the value does
-        assert table.daemon.table.settings.slap_window == 4
+        assert not table.daemon.panel.is_open and table.daemon.panel.light_test is None
+        [lit] = table.lit()
+        assert lcd(table)[1] == f"Seat {lit} turn   4s"
+        await table.advance(3.7)  # of its 4 s, the tap took 0.12
+        assert table.events_of("timeout") == []  # its whole time, in sight
 
 
 async def test_using_the_menu_keeps_the_table_awake():
@@ -694,3 +685,32 @@ async def test_a_hold_whose_release_is_handled_before_its_mark_still_goes_back(c
         table.daemon.panel.claims("encoder.push", Change(False, pushed + 1.2))
         await table.advance(0.0)
         assert lcd(table) == ("→Handicaps", "push to open")  # back at the top, not editing
+
+
+@pytest.mark.parametrize("before", ["running", "paused"])
+async def test_play_pause_with_the_menu_open_closes_it_and_the_turn_runs_in_sight(config, before):
+    async with SimTable(config, seed=2) as table:
+        await seat_and_start(table, 1, 2, 3)
+        [lit] = table.lit()
+        if before == "paused":
+            await table.tap("play_pause")
+        await table.turn(1)  # the menu opens: no turn runs under it
+        assert table.daemon.panel.is_open
+        await table.tap("play_pause")
+        assert not table.daemon.panel.is_open
+        assert table.daemon.table.phase.value == "turn"
+        assert lcd(table)[1].startswith(f"Seat {lit} turn")  # the game, not the menu
+        await table.advance(1.0)
+        assert table.daemon.table.phase.value == "turn" and table.events_of("timeout") == []
+
+
+async def test_play_pause_with_the_menu_open_between_rounds_closes_it_and_starts(config):
+    async with SimTable(config, seed=2) as table:
+        for seat in (1, 2):
+            await table.tap(f"seat{seat}")
+        await goto(table, "Volume")
+        await table.tap("play_pause")
+        assert not table.daemon.panel.is_open
+        assert [e.type for e in table.events if e.type == "round_started"] == ["round_started"]
+        [lit] = table.lit()
+        assert lcd(table)[1].startswith(f"Seat {lit} turn")
