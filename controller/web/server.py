@@ -46,6 +46,10 @@ ASSETS = {  # path: (file, content type); nothing else on the disk is ever serve
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
+    "/sentences.js": ("sentences.js", "text/javascript; charset=utf-8"),
+    "/room": ("room.html", "text/html; charset=utf-8"),
+    "/room.js": ("room.js", "text/javascript; charset=utf-8"),
+    "/room.css": ("room.css", "text/css; charset=utf-8"),
 }
 MAX_BODY = 4096  # bytes aiohttp reads of a request body at most (a change takes ≤ 1024)
 BODY_TIMEOUT = 10.0  # seconds a request's body may take to come whole

@@ -122,17 +122,11 @@ function showTimer() {
   if (timer.running && left) requestAnimationFrame(showTimer);
 }
 
-function describe(event) {
-  const rest = Object.entries(event).filter(([k]) => k !== "seq" && k !== "type")
-    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-  return `${event.seq} ${event.type} ${rest}`;
-}
-
 function showEvent(event) {
   if (event.seq <= lastSeq) return; // a repeat after a reconnection
   lastSeq = event.seq;
   const item = document.createElement("li");
-  item.textContent = describe(event);
+  item.textContent = sentence(event, seatName);
   const events = $("events");
   events.prepend(item);
   while (events.children.length > EVENTS_SHOWN) events.lastChild.remove();

@@ -9,6 +9,7 @@ shares stdout).
                                           encoder.push
   turn N                                  the encoder, N detents (negative: back)
   jam | clear                             a card sticks in the launcher's slot, or comes free
+  deal N                                  the launcher deals N cards, as the menu's dispense
   lcd                                     "driver: LINE1|LINE2", what the LCD shows
   setting KEY                             "driver: VALUE", the table's setting now
   lights                                  "driver: PATTERN PATTERN ...", seat 1 first
@@ -29,6 +30,7 @@ from typing import Any
 
 import controller.commands.run
 from controller import main
+from controller.requests import DealCards
 from controller.shell.daemon import Daemon
 from hardware.sim.launcher_model import LauncherModel
 
@@ -89,6 +91,8 @@ def act(words: list[str]) -> str:
     elif verb in ("jam", "clear"):
         model: LauncherModel = built["launcher"]
         on_loop(model.jam if verb == "jam" else model.clear_jam)
+    elif verb == "deal":
+        on_loop(lambda: daemon.handle(DealCards(int(arg), "quick")))
     elif verb == "timed":
         return timed_tap(daemon, inputs[arg].pin)
     elif verb == "lcd":

@@ -9,32 +9,25 @@ WEB_SCREENSHOTS=DIR saves the screenshots that docs/web.md shows into DIR.
 
 from __future__ import annotations
 
-import contextlib
 import http.server
 import json
-import os
 import socket
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from controller.settings import BY_KEY, MEANINGS
 from controller.web.connections import MAX_STREAMS_PER_CLIENT
 
-from .browser import PHONE, chromium
+from .browser import A11Y, WAIT, chromium, js, on_a_phone, shoot, until
 from .conftest import PASSWORD, free_port
 from .running_table import RunningTable
-
-WAIT = 30.0  # seconds: only a limit for a page that never changes
-A11Y = (Path(__file__).parent / "a11y.js").read_text()
-SHOTS = os.environ.get("WEB_SCREENSHOTS")
 
 
 @pytest.fixture(scope="module")
@@ -54,14 +47,6 @@ def browser(table: RunningTable) -> Iterator[WebDriver]:
     driver.get(table.url)
     yield driver
     driver.quit()
-
-
-def until(browser: WebDriver, condition: Callable[[WebDriver], object], what: str) -> object:
-    return WebDriverWait(browser, WAIT, poll_frequency=0.05).until(condition, what)
-
-
-def js(browser: WebDriver, script: str) -> object:
-    return browser.execute_script(script)
 
 
 def pattern(browser: WebDriver, seat: int) -> str | None:
@@ -89,18 +74,6 @@ def on_screen(browser: WebDriver, css: str) -> bool:
     box = f"document.querySelector('{css}').getBoundingClientRect()"
     top, bottom, height = js(browser, f"const b = {box}; return [b.top, b.bottom, innerHeight]")  # type: ignore[misc]
     return bool(top >= 0 and bottom <= height)
-
-
-def shoot(browser: WebDriver, name: str, element: str | None = None) -> None:
-    """A screenshot for docs/web.md, with WEB_SCREENSHOTS set: the page from its top, or
-    one of its parts."""
-    if not SHOTS:
-        return
-    if element is None:
-        browser.execute_script("window.scrollTo(0, 0)")
-        browser.save_screenshot(str(Path(SHOTS) / name))
-    else:
-        browser.find_element(By.ID, element).screenshot(str(Path(SHOTS) / name))
 
 
 def test_the_live_view_follows_joins_the_turn_its_time_and_a_slap(browser, table):
@@ -131,7 +104,7 @@ def test_the_live_view_follows_joins_the_turn_its_time_and_a_slap(browser, table
         "a SLAP ranking",
     )
     assert any(line.endswith(" ms") for line in ranking), ranking  # type: ignore[union-attr]
-    assert "slap_result" in browser.find_element(By.ID, "events").text
+    assert "SLAP: " in browser.find_element(By.ID, "events").text
     # The next turn runs into its last seconds: the bar warns.
     until(browser, lambda b: bar.get_attribute("data-warning") == "yes", "the last seconds")
     shoot(browser, "web-view.png")
@@ -281,21 +254,7 @@ def test_a_cross_site_form_post_changes_nothing(browser, table):
     browser.get(table.url)
     until(browser, lambda b: b.find_element(By.ID, "link").text == "live", "back on the page")
     events = browser.find_element(By.ID, "events").text
-    assert "cards=12" not in events  # no dispense of 12 ever happened
-
-
-@contextlib.contextmanager
-def on_a_phone(browser: WebDriver) -> Iterator[int]:
-    """The browser as a phone's, inside; the viewport's width."""
-    width, height = PHONE
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True},
-    )
-    try:
-        yield width
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert "deals 12 cards" not in events  # no dispense of 12 ever happened
 
 
 def test_an_answer_shows_beside_its_control_on_a_phone(browser, table):
