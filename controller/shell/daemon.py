@@ -30,7 +30,9 @@ from ..game.effects import Dispense, ResumeLauncher
 from ..requests import (
     ChangeSettings,
     DealCards,
+    EnterPoints,
     GameCommand,
+    NameSeat,
     Request,
     RereadSettings,
     ResetSettings,
@@ -251,7 +253,7 @@ class Daemon:
         self._loop_thread.check("Daemon.handle")
         now = self.clock.now()
         match request:
-            case GameCommand():
+            case GameCommand() | NameSeat() | EnterPoints():
                 return Stepped(tuple(self.feed(request.event(now))), self.table)
             case DealCards():
                 return Stepped(tuple(self.feed(request.event(now, by_hand=by_hand))), self.table)

@@ -189,7 +189,8 @@ class Player:
             raise ScriptError(f"seat {seat} has place {place}, not {wanted}")
 
     def _expect_standings(self, args: tuple[str, ...]) -> None:
-        figures = report(self.table.daemon.table.standings)
+        table = self.table.daemon.table
+        figures = report(table.standings, table.names)
         what, pairs = "the standings", args
         if "=" not in args[0]:
             seat = seat_number(args[0])
