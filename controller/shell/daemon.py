@@ -175,7 +175,7 @@ class Daemon:
             # Drawn at once, step by step: a screen that cannot be drawn fails here, before
             # the step's table is handed to the snapshot (the bad game is kept as it was).
             for lines in self._notices:
-                self.renderer.notice(lines)
+                self.renderer.notice(lines, while_paused=lines == RESUMED)
             for event in first:
                 self.feed(event)
         except Exception as err:
