@@ -29,6 +29,7 @@ from typing import Any
 
 import controller.commands.run
 from controller import main
+from controller.game import score
 from controller.shell.daemon import Daemon
 from hardware.sim.launcher_model import LauncherModel
 
@@ -96,6 +97,8 @@ def act(words: list[str]) -> str:
         return "|".join(shown.view.lines) if shown is not None else ""
     elif verb == "setting":
         return str(on_loop(lambda: daemon.table.settings[arg]))
+    elif verb == "total":
+        return str(on_loop(lambda: score.totals(daemon.table).get(int(arg), 0)))
     elif verb == "lights":
         lights = daemon.board.lights
         return " ".join(on_loop(lambda: [lights[s].pattern.value for s in sorted(lights)]))  # type: ignore[arg-type]
