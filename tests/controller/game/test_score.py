@@ -176,3 +176,21 @@ def test_every_score_screen_fits_the_lcd():
     for _ in range(40):
         game.wait(3.0)
         assert all(len(line) <= 16 for line in game.lines), game.lines
+
+
+def test_a_first_place_brought_back_scores_nothing_and_the_next_first_place_scores():
+    game = Game({**NO_TIMER, "finish": "places"}, seed=1)
+    game.start(1, 2, 3)
+    first = game.lit
+    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    other = game.others(first)[0]
+    points(game, other, 12)
+    game.feed(Command("bring_back", game.now, first))  # out by mistake
+    assert game.table.score.open is None
+    assert totals(game.table) == {}
+    game.wait(3.0)
+    second = game.lit
+    game.hold(f"seat{second}", WIN_HOLD + 0.1)
+    assert game.table.score.open.winner == second
+    points(game, first, 30)
+    assert totals(game.table)[second] == 30
