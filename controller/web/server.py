@@ -44,6 +44,7 @@ STATIC = Path(__file__).parent / "static"
 ASSETS = {  # path: (file, content type); nothing else on the disk is ever served
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/evening.js": ("evening.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
     "/sentences.js": ("sentences.js", "text/javascript; charset=utf-8"),

@@ -18,6 +18,17 @@ let lastId = "";
 let lastSeq = 0;
 let offlineSince = null;
 let winner = null; // the last round's, said in the middle while its round is over
+let score = null; // the game to target_score, from the standings: totals and a game won
+
+// A seat as the room calls it: its player's name, or "Seat 3".
+function who(seat) {
+  return (state && state.names && state.names[seat]) || `Seat ${seat}`;
+}
+
+function totalOf(seat) {
+  const found = score && score.target ? score.totals.find((t) => t.seat === seat) : null;
+  return found ? found.total : null;
+}
 
 function text(el, value) {
   if (el.textContent !== value) el.textContent = value;
@@ -40,7 +51,7 @@ function connect() {
   source.addEventListener("state", (m) => { state = JSON.parse(m.data); show(); });
   source.addEventListener("board", (m) => { board = JSON.parse(m.data); show(); });
   source.addEventListener("timer", (m) => { timer = { ...JSON.parse(m.data || "null"), at: performance.now() }; showCentre(); });
-  source.addEventListener("standings", (m) => showStandings(JSON.parse(m.data)));
+  source.addEventListener("standings", (m) => { showStandings(JSON.parse(m.data)); show(); });
   source.addEventListener("reset", () => { $("events").replaceChildren(); lastSeq = 0; });
   source.addEventListener("game", (m) => { lastId = m.lastEventId; showEvent(JSON.parse(m.data)); });
 }
@@ -77,7 +88,7 @@ function showSeats() {
     if (!item) {
       item = document.createElement("li");
       item.id = `seat-${light.seat}`;
-      item.innerHTML = '<span class="name"></span><span class="light"></span>';
+      item.innerHTML = '<span class="name"></span><span class="light"></span><span class="total"></span>';
       list.append(item);
     }
     // Seat 1 at the bottom (90° in the page's coordinates, y downwards), then clockwise.
@@ -87,8 +98,10 @@ function showSeats() {
     item.className = `seat ${light.pattern}`;
     item.dataset.pattern = light.pattern;
     item.dataset.seated = state.seats.includes(light.seat) ? "yes" : "no";
-    text(item.children[0], seatName(light.seat));
+    text(item.children[0], who(light.seat));
     text(item.children[1], light.meaning);
+    const total = totalOf(light.seat);
+    text(item.children[2], total === null ? "" : `${total} points`);
   });
 }
 
@@ -106,7 +119,7 @@ function showCentre() {
   if (!state) return;
   const over = state.phase === "round_over";
   const seat = over ? winner : timer && timer.seat !== undefined ? timer.seat : state.seat;
-  text($("who"), seat === null || seat === undefined ? "" : seatName(seat));
+  text($("who"), seat === null || seat === undefined ? "" : who(seat));
   let count = "";
   if (timer && timer.seat !== undefined && timer.left !== null) {
     const elapsed = timer.running ? (performance.now() - timer.at) / 1000 : 0;
@@ -117,7 +130,8 @@ function showCentre() {
   text($("count"), count);
   // A notice (a timeout, a SLAP's result, the launcher's news) reads as the LCD says it.
   const notice = board ? board.lcd[0].trim() : "";
-  text($("what"), over && winner !== null ? "won the round!"
+  const gameWon = over && score && score.won !== null && score.won === winner;
+  text($("what"), gameWon ? `wins the game: ${totalOf(winner)} points!` : over && winner !== null ? "won the round!"
     : state.phase === "notice" ? notice : PHASES[state.phase] ?? state.phase);
 }
 
@@ -129,38 +143,42 @@ function showEvent(event) {
   if (event.type === "round_started") winner = null;
   if (QUIET.has(event.type)) return;
   const item = document.createElement("li");
-  item.textContent = sentence(event, seatName);
+  item.textContent = sentence(event, who);
   const events = $("events");
   events.prepend(item);
   while (events.children.length > EVENTS_SHOWN) events.lastChild.remove();
 }
 
 function showSlap(event) {
-  const rows = event.order.map((press) => [seatName(press.seat), `${press.ms} ms${press.tie ? " (tie)" : ""}`]);
+  const rows = event.order.map((press) => [press.seat, `${press.ms} ms${press.tie ? " (tie)" : ""}`]);
   for (const seat of event.slowest) {
-    if (!event.order.some((p) => p.seat === seat)) rows.push([seatName(seat), "no press"]);
+    if (!event.order.some((p) => p.seat === seat)) rows.push([seat, "no press"]);
   }
-  $("slap").replaceChildren(...rows.map(([who, time], i) => {
+  $("slap").replaceChildren(...rows.map(([seat, time], i) => {
     const item = document.createElement("li");
     item.innerHTML = '<span><span class="rank"></span> <span class="who"></span></span><span class="time"></span>';
     item.querySelector(".rank").textContent = `${i + 1}.`;
-    item.querySelector(".who").textContent = who;
+    item.querySelector(".who").textContent = who(seat);
     item.querySelector(".time").textContent = time;
-    item.classList.toggle("slowest", event.slowest.some((s) => seatName(s) === who));
+    item.classList.toggle("slowest", event.slowest.includes(seat));
     return item;
   }));
   $("slap-box").hidden = false;
 }
 
-// The evening's standings, the leader first: most wins, then the better average place.
+// The evening's standings, the leader first: the highest total in the game to target_score
+// (when it is kept), then most wins, then the better average place.
 function showStandings(standings) {
-  const seats = [...standings.seats].sort((a, b) => b.wins - a.wins
+  score = standings.score;
+  const total = (s) => totalOf(s.seat) ?? -1;
+  const seats = [...standings.seats].sort((a, b) => total(b) - total(a) || b.wins - a.wins
     || (a.average_place ?? Infinity) - (b.average_place ?? Infinity) || a.seat - b.seat);
+  const scored = Boolean(score && score.target);
   $("standings-box").hidden = !seats.length;
   const table = $("standings");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const title of ["Player", "Wins", "Rounds", "Timeouts", "Best SLAP"]) {
+  for (const title of [...(scored ? ["Player", "Points"] : ["Player"]), "Wins", "Rounds", "Timeouts", "Best SLAP"]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = title;
@@ -169,7 +187,8 @@ function showStandings(standings) {
   for (const s of seats) {
     const row = table.insertRow();
     const best = s.slap_best_ms === null ? "–" : `${s.slap_best_ms} ms`;
-    for (const value of [seatName(s.seat), s.wins, s.rounds, s.timeouts, best]) {
+    const points = scored ? [totalOf(s.seat) ?? 0] : [];
+    for (const value of [who(s.seat), ...points, s.wins, s.rounds, s.timeouts, best]) {
       row.insertCell().textContent = String(value);
     }
   }

@@ -39,6 +39,11 @@ const SENTENCES = {
   round_over: (e, name) => (e.winner === null ? "The round ended" : `${name(e.winner)} won the round!`),
   place_taken: (e, name) => `${name(e.seat)} is out in ${ordinal(e.place)} place`,
   player_back: (e, name) => `${name(e.seat)} is back in the round`,
+  seat_named: (e, name) => (e.name ? `Seat ${e.seat} is ${e.name}` : `Seat ${e.seat} has no name now`),
+  points_entered: (e, name) => `${name(e.seat)}'s hand: ${e.points} points for ${name(e.winner)}`
+    + ` (total ${e.total})`,
+  game_won: (e, name) => `${name(e.seat)} wins the game with ${e.total} points!`,
+  new_game: (e) => `A new game to ${e.target}`,
   standings_reset: () => "The standings start over",
   hit: (e, name) => `${e.seat === null ? "The launcher" : name(e.seat)}: `
     + (e.cards ? `${cards(e.cards)}!` : "lucky, no cards"),
@@ -55,8 +60,4 @@ const SENTENCES = {
 function sentence(event, name) {
   const say = SENTENCES[event.type];
   return say ? say(event, name) : event.type.replaceAll("_", " ");
-}
-
-function seatName(seat) {
-  return `Seat ${seat}`;
 }

@@ -366,6 +366,58 @@ def open_stream(table: RunningTable) -> socket.socket:
     return stream
 
 
+def phase(browser: WebDriver) -> str | None:
+    return browser.find_element(By.TAG_NAME, "body").get_attribute("data-phase")
+
+
+def test_names_and_points_from_the_remote_reach_the_table_and_the_page(browser, table):
+    until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "remote")
+    for seat, name in ((1, "Anna"), (3, "李小龙")):
+        field = browser.find_element(By.ID, f"name-{seat}")
+        js(browser, f"document.getElementById('name-{seat}').scrollIntoView({{block: 'center'}})")
+        field.clear()
+        field.send_keys(name)
+        browser.find_element(By.ID, f"name-save-{seat}").click()
+        row = f".row.name:has(#name-{seat})"
+        until(
+            browser,
+            lambda b, r=row, n=name, s=seat: answer_of(b, r) == f"Seat {s} is {n}.",
+            "named",
+        )
+    until(browser, lambda b: "Anna" in b.find_element(By.ID, "seat-1").text, "seat 1 shows Anna")
+    assert browser.find_element(By.ID, "seat-3").get_attribute("aria-label").startswith("李小龙: ")
+    # A round in play, and Anna goes out: she holds her button 2 s.
+    until(browser, lambda b: phase(b) is not None, "a phase")
+    if phase(browser) == "paused":
+        browser.find_element(By.CSS_SELECTOR, "button[data-action=resume]").click()
+    elif phase(browser) in ("seating", "round_over"):
+        browser.find_element(By.CSS_SELECTOR, "button[data-action=start]").click()
+    until(browser, lambda b: phase(b) in ("turn", "notice", "slap"), "a round in play")
+    table.do("press seat1")
+    time.sleep(2.3)  # the player's own hold: the input itself, not a wait for the table
+    table.do("release seat1")
+    until(browser, lambda b: phase(b) == "round_over", "Anna went out")
+    assert "Anna won." in browser.find_element(By.ID, "round-winner").text
+    until(browser, lambda b: b.find_element(By.ID, "points-2").is_displayed(), "points asked")
+    assert not browser.find_elements(By.ID, "points-1")  # the winner's hand is empty
+    for seat, points in ((2, 40), (3, 25)):
+        field = browser.find_element(By.ID, f"points-{seat}")
+        js(browser, f"document.getElementById('points-{seat}').scrollIntoView({{block: 'center'}})")
+        field.send_keys(str(points))
+        browser.find_element(By.ID, f"points-save-{seat}").click()
+        row = f".row.points:has(#points-{seat})"
+        until(
+            browser,
+            lambda b, r=row, p=points: (answer_of(b, r) or "").endswith(f": {p} points."),
+            "in",
+        )
+    score = browser.find_element(By.ID, "score-table")
+    until(browser, lambda b: "Anna 65" in score.text.replace("\n", " "), "Anna's total on the page")
+    assert "李小龙" in score.text
+    assert table.do("total 1") == "65"  # the table's own total, as the LCD's pages show it
+    shoot(browser, "web-score.png", "score-box")
+
+
 def test_a_phone_shows_every_seat_without_scrolling_sideways(browser, table):
     with on_a_phone(browser) as width:
         browser.get(table.url)

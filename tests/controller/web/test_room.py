@@ -25,13 +25,15 @@ from .running_table import RunningTable
 TV = (1920, 1080)
 SEATS = (1, 2, 3, 4)
 NAME_PX = 120  # the lit seat's name, at least, on a 1080p screen: readable at 3 m
+NAMES = {1: "Anna", 2: "Ben", 3: "Chloé", 4: ""}  # seat 4 keeps its number
+HANDS = (40, 35, 30)  # the card points left in the losers' hands: the winner reaches 100
 
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningTable]:
     running = RunningTable(
         tmp_path_factory.mktemp("room-table"),
-        settings='turn_timer = 30\nsleep_time = "off"\nslap_window = 2\n',
+        settings='turn_timer = 30\nsleep_time = "off"\nslap_window = 2\ntarget_score = 100\n',
         seats=len(SEATS),
     )
     yield running
@@ -64,6 +66,10 @@ def box(browser: WebDriver, css: str) -> dict[str, float]:
     return js(browser, f"return document.querySelector('{css}').getBoundingClientRect().toJSON()")  # type: ignore[return-value]
 
 
+def called(seat: int) -> str:
+    return NAMES[seat] or f"Seat {seat}"
+
+
 def lit_seat(table: RunningTable) -> int:
     """The seat whose light shows its turn, read from the table's own light pins."""
     patterns = table.do("lights").split()
@@ -82,6 +88,15 @@ def test_the_seats_sit_around_a_circle_and_the_lit_one_shows_huge_with_its_count
         lambda b: len(b.find_elements(By.CSS_SELECTOR, '.seat[data-seated="yes"]')) == 4,
         "seated",
     )
+    for seat in SEATS:
+        if NAMES[seat]:
+            table.do(f"name {seat} {NAMES[seat]}")
+    for seat in SEATS:
+        until(
+            room,
+            lambda b, s=seat: b.find_element(By.CSS_SELECTOR, f"#seat-{s} .name").text == called(s),
+            "the seat's name",
+        )
     ring = box(room, "#ring")
     middle = (ring["x"] + ring["width"] / 2, ring["y"] + ring["height"] / 2)
     angles = []
@@ -95,7 +110,7 @@ def test_the_seats_sit_around_a_circle_and_the_lit_one_shows_huge_with_its_count
 
     table.do("tap play_pause")
     lit = lit_seat(table)
-    until(room, lambda b: b.find_element(By.ID, "who").text == f"Seat {lit}", "the lit seat's name")
+    until(room, lambda b: b.find_element(By.ID, "who").text == called(lit), "the lit seat's name")
     until(room, lambda b: b.find_element(By.ID, "count").text.isdigit(), "the countdown")
     first = int(room.find_element(By.ID, "count").text)
     until(
@@ -126,7 +141,7 @@ def test_a_slap_race_shows_as_a_big_ranked_list_with_times(room, table):
         for item in room.find_elements(By.CSS_SELECTOR, "#slap li")
     ]
     assert ranks == [f"{n}." for n in range(1, len(racers) + 1)], ranks
-    assert sorted(name for name, _ in ranking) == sorted(f"Seat {s}" for s in racers), ranking
+    assert sorted(name for name, _ in ranking) == sorted(called(s) for s in racers), ranking
     times = [int(time.removesuffix(" ms").removesuffix(" ms (tie)")) for _, time in ranking]
     assert times == sorted(times), ranking  # fastest first
     size = js(room, "return parseFloat(getComputedStyle(document.getElementById('slap')).fontSize)")
@@ -150,7 +165,7 @@ def test_a_jam_is_an_alarm_across_the_whole_screen_until_ok(room, table):
     until(room, lambda b: not b.find_element(By.ID, "alarm").is_displayed(), "the alarm ends")
 
 
-def test_a_round_won_puts_the_winner_first_in_the_standings(room, table):
+def test_a_game_won_puts_its_winner_in_the_middle_and_first_in_the_standings(room, table):
     def a_turn(b: WebDriver) -> bool:  # the jam's OK may leave the turn paused: play on
         if b.find_element(By.ID, "what").text == "Paused":
             table.do("tap play_pause")
@@ -160,16 +175,27 @@ def test_a_round_won_puts_the_winner_first_in_the_standings(room, table):
     winner = lit_seat(table)
     table.do(f"press seat{winner}")  # their last card: pressed, and held to go out
     until(room, lambda b: b.find_element(By.ID, "what").text == "won the round!", "the round ends")
-    assert room.find_element(By.ID, "who").text == f"Seat {winner}"
+    assert room.find_element(By.ID, "who").text == called(winner)
     table.do(f"release seat{winner}")
-    until(room, lambda b: b.find_element(By.ID, "standings-box").is_displayed(), "standings")
+    until(room, lambda b: f"{called(winner)} won the round!" in events(b), "the win said")
+    # The hands' points, entered for the others: the winner's total reaches the target.
+    for seat, points in zip([s for s in SEATS if s != winner], HANDS, strict=True):
+        table.do(f"points {seat} {points}")
+    total = sum(HANDS)
+    until(
+        room,
+        lambda b: b.find_element(By.ID, "what").text == f"wins the game: {total} points!",
+        "the game's winner",
+    )
+    assert room.find_element(By.ID, "who").text == called(winner)
+    assert room.find_element(By.CSS_SELECTOR, f"#seat-{winner} .total").text == f"{total} points"
     rows = [
         [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
         for row in room.find_elements(By.CSS_SELECTOR, "#standings tr")[1:]
     ]
-    assert rows[0][:2] == [f"Seat {winner}", "1"], rows
-    assert [row[1] for row in rows[1:]] == ["0"] * (len(SEATS) - 1), rows
-    until(room, lambda b: f"Seat {winner} won the round!" in events(b), "the win said")
+    assert rows[0][:3] == [called(winner), str(total), "1"], rows  # player, points, wins
+    assert [row[1:3] for row in rows[1:]] == [["0", "0"]] * (len(SEATS) - 1), rows
+    until(room, lambda b: any("wins the game" in line for line in events(b)), "the game said")
     shoot(room, "room-tv.png")
     assert room.execute_script(A11Y) == []  # contrast and labels, with every part showing
 
