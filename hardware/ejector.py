@@ -149,6 +149,8 @@ class _Dispenser(Protocol):
 
     def keep(self, counted: int, now: int) -> None: ...
 
+    def add(self, count: int) -> None: ...
+
     def restart(self, now: int) -> None: ...
 
     def stop(self, reason: int | str, now: int) -> None: ...
@@ -236,7 +238,7 @@ class GpioEjector:
             raise ValueError("cannot dispense fewer than no cards")
         self.owed += count
         if self._dispenser.state == RUNNING:
-            self._dispenser.asked += count  # the dispense running takes them on
+            self._dispenser.add(count)  # the dispense running takes them on
         elif self.owed > 0 and self.fault is None and not self._waiting:
             self._waiting = True
             self.recheck()
