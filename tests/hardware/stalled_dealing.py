@@ -53,6 +53,10 @@ class StallingLauncher(Protocol):
 
     def power_cut(self) -> None: ...
 
+    @property
+    def failed(self) -> str | None:
+        """What went wrong in the firmware, if something did (an interrupt handler raised)."""
+
 
 @dataclass
 class Cut:
@@ -146,6 +150,8 @@ class StalledDealing:
     async def until(self, done: Callable[[], bool], within: float) -> None:
         start = self.clock.now()
         while not done():
+            if self.launcher.failed is not None:
+                raise AssertionError(self.launcher.failed)
             if self.clock.now() - start > within:
                 raise AssertionError(f"not within {within} s: {self.tally}")
             self.news.clear()
