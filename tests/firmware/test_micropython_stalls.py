@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hardware.clock import LoopClock
 from tests.firmware.pico_double import PicoDouble
-from tests.hardware.stalled_dealing import StalledDealing, judged_cuts
+from tests.hardware.stalled_dealing import run_dealing
 
 DISPENSES = 40
 CUT_RATE = 0.15
@@ -28,16 +28,13 @@ def deal(dispenses: int, seed: int, log: Path, cut_rate: float = CUT_RATE) -> li
 
     async def main() -> list[str]:
         pico = PicoDouble(seed, log)
-        dealing = StalledDealing(pico, LoopClock(asyncio.get_running_loop()), seed)
         try:
-            with judged_cuts() as cuts:
-                tally = await dealing.deal(dispenses, cut_rate, cuts)
+            clock = LoopClock(asyncio.get_running_loop())
+            lines = await run_dealing(pico, clock, seed, dispenses, cut_rate)
         finally:
-            dealing.close()
-            await asyncio.sleep(0)
             pico.close()
         assert pico.failed is None, pico.failed
-        return [*tally.lines(pico.gate_stops), *tally.problems]
+        return lines
 
     return asyncio.run(main())
 

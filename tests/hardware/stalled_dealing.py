@@ -222,3 +222,17 @@ class StalledDealing:
 
     def close(self) -> None:
         self.ejector.close()
+
+
+async def run_dealing(
+    launcher: StallingLauncher, clock: Clock, seed: int, dispenses: int, cut_rate: float
+) -> list[str]:
+    """Deal on `launcher` and close the host; returns the tally's lines, then its problems."""
+    dealing = StalledDealing(launcher, clock, seed)
+    try:
+        with judged_cuts() as cuts:
+            tally = await dealing.deal(dispenses, cut_rate, cuts)
+    finally:
+        dealing.close()
+        await asyncio.sleep(0)
+    return [*tally.lines(launcher.gate_stops), *tally.problems]
