@@ -77,8 +77,14 @@ class Dispenser:
         beyond the count the host has kept."""
         return min(self.asked, self.kept + 1)
 
+    def settle(self, now):
+        """A card that has cleared the beam counts now, for the dispense before (a card
+        pulled out of a jam a moment before the next dispense starts is that one's)."""
+        self._count_due(now, force=True)
+
     def start(self, count, now):
-        """Dispense `count` cards (a new dispense: the count starts from none)."""
+        """Dispense `count` cards (a new dispense: the count starts from none; `settle`
+        first)."""
         self.asked, self.counted = count, 0
         self._stuck = False
         # The host keeps a dispense before it sends it: the first card may leave at once.

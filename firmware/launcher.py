@@ -154,6 +154,9 @@ class Launcher:
         if self._current is not None and self._current[1] is None:
             self._error(p.E_BUSY, p.DISPENSE, now)
             return
+        # A card that cleared the beam a moment ago (pulled out of a jam) counts for the
+        # dispense it came from, before this one takes the beam.
+        self.dispenser.settle(now)
         entry = [ident, None, 0]
         self._remember(entry)
         self._current = entry

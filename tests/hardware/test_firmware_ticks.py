@@ -5,42 +5,20 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import random
-import tty
 
-from hardware.clock import LoopClock
-from hardware.ejector import Halted, Report
-from hardware.serial_ejector import SerialEjector
-from hardware.sim.firmware import FirmwareSim
 from tests import virtual_loop
+from tests.hardware.firmware_and_host import FirmwareAndHost
 
 LATE = 2**31 / 1e6 + 60  # seconds since the port started: a minute past 2**31 microseconds
 
 
 def test_a_64_bit_port_36_minutes_after_its_start_still_counts_every_card():
     async def main() -> None:
-        loop = asyncio.get_running_loop()
-        loop.virtual = LATE  # type: ignore[attr-defined]
-        clock = LoopClock(loop)
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        firmware = FirmwareSim(master, clock=clock, rng=random.Random(3), ticks_bits=62)
-        reports: list[Report] = []
-        ejector = SerialEjector(os.ttyname(slave), clock=clock, on_report=reports.append)
-        try:
-            while not ejector.link_up:
-                await asyncio.sleep(0.05)
-            ejector.dispense(12)
-            while not any(isinstance(r, Halted) for r in reports):
-                await asyncio.sleep(0.05)
-            assert [r.reason for r in reports if isinstance(r, Halted)] == ["done"]
-            assert firmware.model.cards_out == 12
-        finally:
-            ejector.close()
-            await asyncio.sleep(0)
-            firmware.close()
-            os.close(master)
-            os.close(slave)
+        asyncio.get_running_loop().virtual = LATE  # type: ignore[attr-defined]
+        async with FirmwareAndHost(3, ticks_bits=62) as rig:
+            rig.ejector.dispense(12)
+            await rig.until(rig.halts, look=0.05)
+            assert rig.halts() == ["done"]
+            assert rig.model.cards_out == 12
 
     virtual_loop.run(main())
