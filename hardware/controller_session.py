@@ -10,7 +10,8 @@ the controller (and up again on its frames), welcomes each start of the controll
 and tells it the jam time. What the frames say about dispenses goes to its `Dispenses`
 (hardware.serial_ejector): a reset, judged once per start; each card and end; a refusal; when
 it may ask for cards (`ask`), and when what it asked must be asked again (`forget_asked`: a
-new opening, a start, a link that was down); and each DISPENSE and KEPT as it is written.
+new opening, a start; `ask_again`, the dispense alone: a link that was down and is back); and
+each DISPENSE and KEPT as it is written.
 
 The frames, acknowledgements and resending are the firmware's own pure modules (firmware/),
 run here under CPython: one implementation of the protocol, checked on both interpreters.
@@ -70,6 +71,8 @@ class Dispenses(Protocol):
     def error(self, code: int, about: int) -> None: ...
 
     def forget_asked(self) -> None: ...
+
+    def ask_again(self) -> None: ...
 
     def ask(self) -> None: ...
 
@@ -180,9 +183,10 @@ class ControllerSession:
         if frames and self.refused is None and self.firmware is not None and not self.link_up:
             self._set_link(True)
             if self._silent:
-                # News may have been lost while it was down: what is in play is asked again.
+                # News may have been lost while it was down: the dispense in play is asked
+                # again (KEPT still waits in the queue, which an opening would have lost).
                 self._silent = False
-                self._dispenses.forget_asked()
+                self._dispenses.ask_again()
             self._dispenses.ask()  # cards asked for while the controller was silent
         self._arm_resend()
         self.news.set()
@@ -231,6 +235,7 @@ class ControllerSession:
     def _message(self, kind: int, payload: bytes) -> None:
         if kind == p.INFO:
             version, major, minor, patch, board = p.unpack(p.INFO_FORMAT, payload)
+            fresh = self.firmware is None  # the first since an opening or a start
             self.firmware = f"{major}.{minor}.{patch}"
             log.info(
                 "launcher controller: firmware %s, protocol %d, board %s",
@@ -243,7 +248,8 @@ class ControllerSession:
                 log.error("launcher controller refused: %s", self.refused)
                 return
             self.refused = None
-            self._send_jam_time()
+            if fresh:  # once: a HELLO sent again is answered again
+                self._send_jam_time()
             if self.link_up:  # else it is asked as the link comes up
                 self._dispenses.ask()
         elif kind == p.RESET:

@@ -216,6 +216,10 @@ class SerialEjector:
         its id, and KEPT for the count the record holds."""
         self._asked_for = self._told = None
 
+    def ask_again(self) -> None:
+        """The dispense in play is to be asked again under its id (the link was down)."""
+        self._asked_for = None
+
     def ask(self) -> None:
         """The controller may be asked for cards now."""
         self._next()

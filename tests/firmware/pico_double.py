@@ -72,6 +72,7 @@ class PicoDouble:
         self._timers: list[Timer] = []
         self.scratch = [0, 0, 0, 0]
         self.interrupt_stops = 0  # the motor stopped by an interrupt handler of the firmware
+        self.out_at_cut = 0  # the cards out when the power last went
         self.failed: str | None = None
         self._server = socket.create_server(("127.0.0.1", 0))
         self._loop = asyncio.new_event_loop()
@@ -191,6 +192,7 @@ class PicoDouble:
             pin.state = 0
 
     def _power_cut(self) -> None:
+        self.out_at_cut = self.model.cards_out
         self._halt()
         self.scratch = [0, 0, 0, 0]
         self._boot(PWRON_RESET)

@@ -51,7 +51,12 @@ class StallingLauncher(Protocol):
     def freeze(self, seconds: float) -> None:
         """The firmware's whole process stops for `seconds`."""
 
-    def power_cut(self) -> None: ...
+    def power_cut(self) -> None:
+        """The power goes (now, or a moment later on the mechanics' own thread)."""
+
+    @property
+    def out_at_cut(self) -> int:
+        """The cards out of the beam when the power last went, counted at that moment."""
 
     @property
     def failed(self) -> str | None:
@@ -170,7 +175,7 @@ class StalledDealing:
         before, heard, judged = launcher.cards_out, len(self.reports), len(cuts)
         resets = self.ejector.resets
         span = asked * (CARD_TIME + RECORD_LAG * SLOW_RECORD)
-        out_at_cut: list[int] = []
+        cut_asked: list[bool] = []
         timers: list[Timer] = []
 
         def stall() -> None:
@@ -183,7 +188,7 @@ class StalledDealing:
                 launcher.freeze(seconds)
 
         def cut() -> None:
-            out_at_cut.append(launcher.cards_out - before)
+            cut_asked.append(True)
             launcher.power_cut()
 
         timers.append(self.clock.call_at(self.clock.now() + rng.uniform(0, span), stall))
@@ -194,7 +199,7 @@ class StalledDealing:
 
         def over() -> bool:
             ended = not self.ejector.busy and self.ejector.owed == 0
-            return ended and (not out_at_cut or self.ejector.resets > resets)
+            return ended and (not cut_asked or self.ejector.resets > resets)
 
         await self.until(over, within=60.0)
         for timer in timers:
@@ -214,7 +219,8 @@ class StalledDealing:
             # The card after the last one kept may have left: the host counts it as dealt
             # (one too few at worst), and it is short only if it had not.
             if judgement.let_past is not None and judgement.counted == judgement.let_past + 1:
-                short = judgement.counted - out_at_cut[0] if out_at_cut else -1
+                out_at_cut = launcher.out_at_cut - before
+                short = judgement.counted - out_at_cut if cut_asked else -1
         if counted - out != short or short not in (0, 1):
             cut = cuts[judged:]
             tally.problems.append(f"{asked} asked, {counted} counted, {out} out, cut {cut}")
