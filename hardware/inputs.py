@@ -4,7 +4,9 @@ those edges is hardware.debounce).
 gpiozero hands a pin's edge time ("ticks") to the device; `EdgeInput` passes it on with the
 role. On the mock and local factories ticks are `time.monotonic()` seconds; lgpio reports the
 kernel's CLOCK_MONOTONIC timestamp of the edge, converted to seconds. The callback runs on the
-pin factory's thread, so it must only hand the edge over (see controller.shell.daemon).
+pin factory's thread, so it must only hand the edge over (see controller.shell.daemon). The
+one exception is `on_pin_thread`, which the launcher's beam alone sets: its ejector's gate,
+which may stop the motor there and then (docs/architecture.md, "The thread border").
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ class EdgeInput(DigitalInputDevice):  # type: ignore[misc]
         super().__init__(pin, pull_up=pull_up, pin_factory=pin_factory)
         self.role = role
         self._on_edge = on_edge
+        # Told each edge first, on the pin factory's thread: (active, edge time).
+        self.on_pin_thread: Callable[[bool, float], None] | None = None
         self._active = bool(self.is_active)
         self._gpiozero_changed = self.pin.when_changed
         self.pin.when_changed = self._pin_edge
@@ -47,6 +51,8 @@ class EdgeInput(DigitalInputDevice):  # type: ignore[misc]
         # Backends may report a level twice (a bounce too short to read); that is no edge.
         if active != self._active:
             self._active = active
+            if self.on_pin_thread is not None:
+                self.on_pin_thread(active, float(ticks))
             self._on_edge(self.role, active, float(ticks))
         # gpiozero's own bookkeeping after the hand-over: the loop is woken first.
         if self._gpiozero_changed is not None:
