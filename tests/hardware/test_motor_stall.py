@@ -58,10 +58,15 @@ class Roller(threading.Thread):
             now = time.monotonic()
             # The roller turns in real time however late this thread wakes (a loaded
             # machine): the drive since the last look moves the card on, in steps of STEP,
-            # and each beam edge crossed meanwhile is handed on with the time it came at.
+            # and each beam edge crossed meanwhile is handed on with the time it came at. An
+            # edge may stop the motor there and then (the ejector's gate, on this thread):
+            # the steps after it turn with the drive it left.
             steps = max(1, round((now - last) / STEP))
             for step in range(1, steps + 1):
+                before = self.motor.value
                 self._turn(value * (now - last) / steps, last + (now - last) * step / steps)
+                if self.motor.value != before:
+                    value = self.motor.value
             value, last = self.motor.value, now
             if forward and value <= 0:
                 self.stops.append(now)
