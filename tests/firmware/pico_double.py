@@ -82,7 +82,9 @@ class PicoDouble:
 
     @property
     def cards_out(self) -> int:
-        return self.model.cards_out
+        """The cards out of the slot by now: the mechanics, whose clock runs on their own
+        thread, are caught up to now there first (a card may have left since they last ran)."""
+        return int(self._call(self._out_now))
 
     @property
     def gate_stops(self) -> int:
@@ -171,7 +173,13 @@ class PicoDouble:
         self._loop.add_reader(self._writes.fileno(), self._written)
 
     def _halt(self) -> None:
-        """The board loses its power: the driver's inputs fall low, the motor coasts."""
+        """The board loses its power: the driver's inputs fall low and the roller stops at that
+        moment (the mechanics carried to it), whatever the process was about to do; then the
+        process goes."""
+        events, writes = self._events, self._writes
+        self._events = self._writes = None  # no power: no handler runs any more
+        for pin in self._motor.values():
+            pin.state = 0
         if self._process is not None:
             self._process.kill()
             self._process.wait()
@@ -179,18 +187,19 @@ class PicoDouble:
         for timer in self._timers:
             timer.cancel()
         self._timers = []
-        if self._writes is not None:
-            self._loop.remove_reader(self._writes.fileno())
-        for connection in (self._events, self._writes):
+        if writes is not None:
+            self._loop.remove_reader(writes.fileno())
+        for connection in (events, writes):
             if connection is not None:
                 connection.close()
-        self._events = self._writes = None
-        for pin in self._motor.values():
-            pin.state = 0
+
+    def _out_now(self) -> int:
+        self.physics.catch_up()
+        return self.model.cards_out
 
     def _power_cut(self) -> None:
-        self.out_at_cut = self.model.cards_out
         self._halt()
+        self.out_at_cut = self.model.cards_out  # carried to the moment the roller stopped
         self.scratch = [0, 0, 0, 0]
         self._boot(PWRON_RESET)
 

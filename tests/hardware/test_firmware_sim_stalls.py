@@ -37,6 +37,8 @@ class SimulatedLauncher:
 
     @property
     def cards_out(self) -> int:
+        # The mechanics' clock is caught up to now first: a card may have left since it ran.
+        self.firmware.physics.catch_up()
         return self.firmware.model.cards_out
 
     failed = None  # CPython raises in the test's own loop
