@@ -15,10 +15,9 @@ not; `recheck` starts it again. So a record on disk never counts a card that has
 still owed.
 
 The motor stops by itself at the count allowed, as on the controller: it goes through the
-firmware's `Gate` (firmware/gate.py), which the beam's edges reach on the pin backend's own
-thread (`beam_edge_now`, before the event loop hears of them: docs/architecture.md, "The
-thread border"), under a lock of its own. A front of a card beyond the cards asked for, or
-one beyond the count the record holds, stops the motor there, whatever the loop is doing.
+firmware's `Gate` (firmware/gate.py), told each beam edge on the pin backend's own thread
+(`beam_edge_now`; docs/architecture.md, "The thread border"), under a lock of its own: a
+card's front beyond the count asked, or beyond the record's, stops it whatever the loop does.
 
 The motor never runs without the loop's attention for long: a running motor holds a
 `MotorLease` of LEASE seconds, renewed every HEARTBEAT, whose own thread stops the motor if

@@ -69,7 +69,6 @@ class PicoDouble:
         self._timers: list[Timer] = []
         self.scratch = [0, 0, 0, 0]
         self.interrupt_stops = 0  # the motor stopped by an interrupt handler of the firmware
-        self.out_at_cut = 0  # the cards out when the power last went
         self.failed: str | None = None
         self._server = socket.create_server(("127.0.0.1", 0))
         self._loop = asyncio.new_event_loop()
@@ -174,8 +173,10 @@ class PicoDouble:
 
     def _halt(self) -> None:
         """The board loses its power: the driver's inputs fall low and the roller stops at that
-        moment (the mechanics carried to it), whatever the process was about to do; then the
-        process goes."""
+        moment, whatever the process was about to do; then the process goes. The mechanics
+        are carried to the moment first, the board still powered: every edge on the way runs
+        its handler, as it did on the board."""
+        self.physics.catch_up()
         events, writes = self._events, self._writes
         self._events = self._writes = None  # no power: no handler runs any more
         for pin in self._motor.values():
@@ -199,7 +200,6 @@ class PicoDouble:
 
     def _power_cut(self) -> None:
         self._halt()
-        self.out_at_cut = self.model.cards_out  # carried to the moment the roller stopped
         self.scratch = [0, 0, 0, 0]
         self._boot(PWRON_RESET)
 

@@ -7,8 +7,8 @@ KEPT. At a random moment of each dispense the firmware stalls for 100 to 300 ms:
 loop (`stall`), or its whole process (`freeze`: the model of the launcher catches up after,
 edge by edge). Now and then the power is cut at a random moment instead. Each dispense is
 checked as it ends: the cards out of the beam equal the host's count of them, or fall one
-short exactly where a cut came while the card after the last one kept may have left (the
-host counts it as dealt, whether it left or not: firmware/PROTOCOL.md, RESET).
+short where a cut came while the card after the last one kept may have left (the host counts
+it as dealt, whether it left or not: firmware/PROTOCOL.md, RESET).
 """
 
 from __future__ import annotations
@@ -55,10 +55,6 @@ class StallingLauncher(Protocol):
         """The power goes (now, or a moment later on the mechanics' own thread)."""
 
     @property
-    def out_at_cut(self) -> int:
-        """The cards out of the beam when the power last went, counted at that moment."""
-
-    @property
     def failed(self) -> str | None:
         """What went wrong in the firmware, if something did (an interrupt handler raised)."""
 
@@ -81,6 +77,7 @@ class Tally:
     cuts: int = 0  # power cuts during a dispense
     short: int = 0  # cards the host counted that never left: one at a cut, at most
     past: int = 0  # cards that left past the host's count
+    jams: int = 0  # jams the firmware reported (resumed at once, as a person's OK)
     problems: list[str] = field(default_factory=list)  # dispenses that broke the rule
 
     def lines(self, gate_stops: int) -> list[str]:
@@ -88,7 +85,7 @@ class Tally:
             f"dispenses {self.dispenses}, stalls {self.stalls} of the main loop and "
             f"{self.freezes} of the whole process, power cuts {self.cuts}",
             f"cards the host counted {self.host_counted}, out of the beam {self.out}, "
-            f"short by one at a cut {self.short}, past the count {self.past}",
+            f"short by one at a cut {self.short}, past the count {self.past}, jams {self.jams}",
             f"the gate stopped the motor itself {gate_stops} times",
         ]
 
@@ -142,14 +139,20 @@ class StalledDealing:
         self.record = LaggingRecord(clock, random.Random(~seed))
         self.reports: list[Report] = []
         self.news = asyncio.Event()
+        self.tally = Tally()
         self.ejector = SerialEjector(
             launcher.port, clock=clock, on_report=self._heard, kept=self.record.kept
         )
         self.record.ejector = self.ejector
-        self.tally = Tally()
 
     def _heard(self, report: Report) -> None:
         self.reports.append(report)
+        if isinstance(report, Halted) and report.reason == "jam":
+            # No card sticks here: a firmware that hears of no edge for the jam time (a
+            # double whose mechanics a loaded machine starves) is told to go on, as a person
+            # would after a look at the slot.
+            self.tally.jams += 1
+            self.clock.call_at(self.clock.now(), self.ejector.resume)
         self.news.set()
 
     async def until(self, done: Callable[[], bool], within: float) -> None:
@@ -207,21 +210,21 @@ class StalledDealing:
         out = launcher.cards_out - before
         counted = sum(isinstance(r, CardCounted) for r in self.reports[heard:])
         halts = [r.reason for r in self.reports[heard:] if isinstance(r, Halted)]
-        assert halts == ["done"] and counted == asked, (halts, counted, asked)
+        assert halts[-1:] == ["done"] and set(halts[:-1]) <= {"jam"}, halts
+        assert counted == asked, (counted, asked)
         tally.dispenses += 1
         tally.host_counted += counted
         tally.out += out
         tally.past += max(0, out - counted)
-        short = 0
+        may_be_short = 0
         if len(cuts) > judged:
             tally.cuts += 1
             judgement = cuts[judged]
-            # The card after the last one kept may have left: the host counts it as dealt
-            # (one too few at worst), and it is short only if it had not.
+            # The card after the last one kept may have left before the power went, or not:
+            # the host counts it as dealt, so the cards out may be one fewer than its count.
             if judgement.let_past is not None and judgement.counted == judgement.let_past + 1:
-                out_at_cut = launcher.out_at_cut - before
-                short = judgement.counted - out_at_cut if cut_asked else -1
-        if counted - out != short or short not in (0, 1):
+                may_be_short = 1
+        if not 0 <= counted - out <= may_be_short:
             cut = cuts[judged:]
             tally.problems.append(f"{asked} asked, {counted} counted, {out} out, cut {cut}")
         tally.short += counted - out

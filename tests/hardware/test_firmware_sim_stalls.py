@@ -33,7 +33,6 @@ class SimulatedLauncher:
         self.port = self._port.port
         self.firmware = self._port.start(clock=LoopClock(loop), seed=seed, cards=1_000_000)
         self._stops = 0  # the gate's stops in the firmware's starts before this one
-        self.out_at_cut = 0  # the cards out when the power last went
 
     @property
     def cards_out(self) -> int:
@@ -55,7 +54,6 @@ class SimulatedLauncher:
         self._loop.virtual += seconds
 
     def power_cut(self) -> None:
-        self.out_at_cut = self.cards_out
         self._stops = self.gate_stops
         self.firmware.reset(PWRON_RESET)
 
