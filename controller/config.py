@@ -182,7 +182,12 @@ class Config:
         )
 
 
-KINDS = {int: "a whole number", str: "text in quotes", bool: "true or false"}
+KINDS = {
+    int: "a whole number",
+    str: "text in quotes",
+    bool: "true or false",
+    list: "a list in brackets",
+}
 
 _SCHEMA: Mapping[str, Mapping[str, type]] = {
     "table": {"id": str, "seats": int},
