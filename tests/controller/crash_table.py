@@ -19,6 +19,12 @@ what is owed, plays no more, and stops cleanly ("done").
 Virtual time runs far faster than any disk, so before each state line the game waits until
 the snapshot's writer has written what it was handed: the state on the disk is then what it
 is on a table whose disk keeps up with play, which is what a real table's is.
+
+The game plays as people do, so that each line means what it says. A finger lifted from a
+button comes back no sooner than the debounce window: pressed again at once, the press would
+be bounce until the window closes, and would move the turn only then, after a state line
+(hardware/debounce.py).
+
 Usage: python crash_table.py STATE_DIR, then one line per game on stdin: SEED [finish]
 """
 
@@ -36,6 +42,7 @@ from controller.game.state import Phase
 from controller.requests import ChangeSettings, DealCards
 from controller.settings import Settings
 from controller.simulation.table import SimTable
+from hardware.debounce import DEBOUNCE_WINDOW
 
 # The config says flash mode; the first game sets table mode, which only settings.json keeps.
 SETTINGS = Settings(
@@ -113,7 +120,7 @@ class Player:
         await self.t.press(name)
         await self.advance(0.05)
         await self.t.release(name)
-        await self.t.settle()
+        await self.advance(DEBOUNCE_WINDOW)
 
 
 def change(t: SimTable, name: str, value: object) -> None:
