@@ -1,9 +1,10 @@
 """The launcher firmware stalled at random moments of its dispenses, with power cuts among
 them, counted card by card: on `flashtable firmware-sim` (CPython, virtual time) and on the
 real firmware through its own main.py under MicroPython's unix port (real time: about a
-second a dispense). Prints, for each, the dispenses, the stalls, the cuts, the cards the host
-counted, the cards out of the beam, those short by one at a cut and those past the count
-(never any), and how often the firmware's gate stopped the motor itself.
+second a dispense; the board double's mechanics starved now and then, as on a loaded
+machine). Prints, for each, the dispenses, the stalls, the cuts, the cards the host counted,
+the cards out of the beam, those short by one at a cut and those past the count, and how
+often the firmware's gate stopped the motor itself.
 Usage: python bench/stalls.py [dispenses] [firmware-sim|micropython]
 """
 
@@ -29,7 +30,8 @@ def main() -> None:
             lines = on_firmware_sim(dispenses, seed=7)
         else:
             with tempfile.TemporaryDirectory() as folder:
-                lines = on_micropython(dispenses, seed=3, log=Path(folder) / "firmware.log")
+                log = Path(folder) / "firmware.log"
+                lines = on_micropython(dispenses, seed=3, log=log, starved=True)
         print(f"{name} ({time.monotonic() - start:.0f} s):")
         for line in lines:
             print(f"  {line}")

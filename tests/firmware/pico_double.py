@@ -6,11 +6,14 @@ The mechanics run in a thread with an event loop of its own, on a `PhysicsClock`
 the monotonic clock (MicroPython's `ticks_us` on the unix port is the same clock). At each
 edge of the beam or the hopper switch, and each tick of the firmware's timer, they wait until
 the firmware's interrupt thread has run the handler, and apply what it wrote at the edge's
-time (a hard interrupt runs within microseconds of its edge). What the main loop writes is
-applied as it comes. The firmware's serial line is a pseudo-terminal on its standard input
-and output, as USB is on a Pico; a host opens `port`. `freeze` stops its whole process
-(SIGSTOP), `stall` its main loop alone, `power_cut` kills it and starts it again with its
-scratch registers lost.
+time (a hard interrupt runs within microseconds of its edge). While the firmware's main loop
+has interrupts disabled they stand still, caught up to that moment, and what it writes then
+takes effect at that moment (board_double/machine.py says why); what it writes otherwise (the
+scratch words) is applied as it comes. The firmware's serial line is a pseudo-terminal on
+its standard input and output, as USB is on a Pico; a host opens `port`. `freeze` stops its
+whole process (SIGSTOP), `stall` its main loop alone, `starve` the mechanics' thread (as a
+loaded machine does), `power_cut` kills it and starts it again with its scratch registers
+lost.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import signal
 import socket
 import subprocess
 import threading
+import time
 import tty
 from collections.abc import Callable
 from pathlib import Path
@@ -66,6 +70,8 @@ class PicoDouble:
         self._events: socket.socket | None = None
         self._writes: socket.socket | None = None
         self._buffer = bytearray()
+        self._held = False  # the firmware's main loop has interrupts disabled
+        self._deferred: list[bytes] = []  # lines to take up once the edge in hand is done
         self._timers: list[Timer] = []
         self.scratch = [0, 0, 0, 0]
         self.interrupt_stops = 0  # the motor stopped by an interrupt handler of the firmware
@@ -91,6 +97,11 @@ class PicoDouble:
 
     def stall(self, seconds: float) -> None:
         self._loop.call_soon_threadsafe(self._lockstep, b"P %d\n" % round(seconds * 1000))
+
+    def starve(self, seconds: float) -> None:
+        """The mechanics' thread gets no processor for `seconds`, as on a loaded machine: they
+        fall behind the firmware's clock, and catch up after, each edge at its own time."""
+        self._loop.call_soon_threadsafe(time.sleep, seconds)
 
     def freeze(self, seconds: float) -> None:
         process = self._process
@@ -164,6 +175,7 @@ class PicoDouble:
         self._events = self._server.accept()[0]
         self._writes = self._server.accept()[0]
         self._buffer.clear()
+        self._deferred.clear()
         assert self._line(wait=True) == b"hello"
         for number, pin in self._inputs.items():
             self._events.sendall(b"E %d %d 0\n" % (number, 1 if pin.state else 0))
@@ -175,10 +187,15 @@ class PicoDouble:
         """The board loses its power: the driver's inputs fall low and the roller stops at that
         moment, whatever the process was about to do; then the process goes. The mechanics
         are carried to the moment first, the board still powered: every edge on the way runs
-        its handler, as it did on the board."""
-        self.physics.catch_up()
+        its handler, as it did on the board, but while the main loop had interrupts disabled:
+        then none runs any more, and the roller runs on with its last drive to the moment."""
+        self._written()  # what the board wrote before its power went
         events, writes = self._events, self._writes
         self._events = self._writes = None  # no power: no handler runs any more
+        if self._held:
+            self._held = False
+            self.physics.release()
+        self.physics.catch_up()
         for pin in self._motor.values():
             pin.state = 0
         if self._process is not None:
@@ -225,13 +242,22 @@ class PicoDouble:
 
     def _written(self) -> None:
         # Caught up first: an edge due before now is handled (and what it wrote applied)
-        # before a write of the main loop that came after it.
+        # before a write of the main loop that came after it (no catching up while held).
         while True:
             self.physics.catch_up()
-            line = self._line(wait=False)
+            line = self._deferred.pop(0) if self._deferred else self._line(wait=False)
             if line is None:
                 return
-            self._apply(line, handler=False)
+            if line == b"I":
+                self.physics.hold()  # caught up to now first: every edge before has run
+                self._held = True
+                if self._events is not None:
+                    self._events.sendall(b"A\n")
+            elif line == b"U":
+                self._held = False
+                self.physics.release()
+            else:
+                self._apply(line, handler=False)
 
     def _lockstep(self, event: bytes) -> None:
         """Hand the firmware an event and wait for its handler's end, applying what it wrote."""
@@ -244,8 +270,14 @@ class PicoDouble:
                 return  # the board went
             if line == b"H":
                 handler = True
+            elif not handler and (self._deferred or line in (b"I", b"U")):
+                # The main loop disables or enables interrupts: taken up after this edge, and
+                # what it wrote after, in the order written.
+                self._deferred.append(line)
             else:
                 self._apply(line, handler=handler)
+        if self._deferred or b"\n" in self._buffer:
+            self._loop.call_soon(self._written)  # lines read with the end mark wait no longer
 
     def _apply(self, line: bytes, *, handler: bool) -> None:
         kind, *numbers = line.split()

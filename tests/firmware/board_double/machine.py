@@ -7,12 +7,23 @@ input pin, each tick of a timer and each stall of the main loop; `writes` takes 
 duty and scratch word written, in the order they are written, from either thread.
 
 A thread of this process stands for the interrupt controller. At an edge of a pin with an
-interrupt, or a timer's tick, the mechanics wait while it runs the handler: at once (unless
-the main loop has disabled interrupts: then when it enables them), with the heap locked, as
-a hard interrupt runs (an allocation raises MemoryError), and with `time.ticks_us()` giving
-the edge's own time (ticks.py). The writes it makes go back before its end mark ("K"), and
-the mechanics apply them at the edge's time: the handler acts where the board's would,
-whatever the main loop is doing.
+interrupt, or a timer's tick, the mechanics wait while it runs the handler, with the heap
+locked, as a hard interrupt runs (an allocation raises MemoryError), and with
+`time.ticks_us()` giving the edge's own time (ticks.py). The writes it makes go back before
+its end mark ("K"), and the mechanics apply them at the edge's time: the handler acts where
+the board's would, whatever the main loop is doing.
+
+`disable_irq` asks the mechanics to come up to the present ("I": every edge before it has run
+its handler) and to stand still until `enable_irq` ("U"); it returns once they hold ("A").
+What the main loop writes in between takes effect at that moment. On the RP2040 a handler runs
+within microseconds of its edge, and the main loop's look at the gate and its write to the
+motor take microseconds with interrupts off: so every edge comes either before the main loop
+looks or after its write has taken effect, never in between, and no write takes effect
+before the main loop made it. The mechanics' thread, starved of the processor on a loaded
+machine, runs behind the interpreter's clock: without the hold, a write of the main loop
+took effect at whatever edge's or tick's time the mechanics had reached when it came (up to
+a tenth of a second early, or as late), and the edges the firmware heard no longer followed
+its writes in time.
 """
 
 import _thread
@@ -35,7 +46,8 @@ _SCRATCH = 0x40058000 + 0x0C
 _levels = {}  # input pin -> level, as the mechanics last said
 _irqs = {}  # input pin -> (Pin, handler, wants rising, wants falling)
 _timers = []
-_lock = _thread.allocate_lock()  # interrupts disabled while the main loop holds it
+_held = _thread.allocate_lock()  # released by the interrupt thread when the mechanics hold
+_held.acquire()
 _send_lock = _thread.allocate_lock()
 # What a handler writes waits here (no allocation), and goes when it returns.
 _pending = [0] * 48
@@ -83,13 +95,14 @@ def _write(kind, a, b):
 def disable_irq():
     if ticks.in_interrupt():
         return 0
-    _lock.acquire()
+    _send(b"I\n")
+    _held.acquire()
     return 1
 
 
 def enable_irq(state):
     if state:
-        _lock.release()
+        _send(b"U\n")
 
 
 def unique_id():
@@ -172,7 +185,6 @@ class UART:
 
 
 def _run(handler, arg, at):
-    _lock.acquire()
     ticks.enter(at)
     micropython.heap_lock()
     try:
@@ -180,7 +192,6 @@ def _run(handler, arg, at):
     finally:
         micropython.heap_unlock()
         ticks.leave()
-        _lock.release()
 
 
 def _handle(words):
@@ -204,6 +215,9 @@ def _interrupts():
         line = _events.readline()
         if not line:
             return
+        if line == b"A\n":  # the mechanics hold: the main loop's disable_irq returns
+            _held.release()
+            continue
         try:
             _handle(line.split())
         except Exception as e:  # a handler that fails (an allocation): the test hears of it
