@@ -173,7 +173,7 @@ def _decode(
     if data["format"] not in READ_FORMATS:
         raise UndecodableSnapshot(f"format {data['format']!r}, not {FORMAT}")
     if data["stations"] != stations:
-        raise UndecodableSnapshot(f"a table of {data['stations']} seats, not {stations}")
+        raise UndecodableSnapshot(f"a table of {data['stations']!r} seats, not {stations}")
     seats = range(1, stations + 1)
     listed = [_seat(s, seats) for s in data["seated"]]
     seated = frozenset(listed)
