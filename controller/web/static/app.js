@@ -12,6 +12,7 @@ let lastId = ""; // the last game event's id (the daemon's boot and its seq), to
 let turnedAway = false; // the table said "too many viewers": its stream comes back later
 let source = null;
 let timer = null; // the latest timer message, and when it came (performance.now())
+let frame = 0; // the bar's next animation frame, while one is asked for
 let settingsModel = null;
 let settings = {};
 let launcherText = "";
@@ -122,7 +123,9 @@ function showTimer() {
     bar.setAttribute("aria-valuemax", String(timer.limit));
     bar.setAttribute("aria-valuenow", left.toFixed(1));
   }
-  if (timer.running && left) requestAnimationFrame(showTimer);
+  if (timer.running && left && !frame) {
+    frame = requestAnimationFrame(() => { frame = 0; showTimer(); }); // one frame asked at a time
+  }
 }
 
 function showEvent(event) {

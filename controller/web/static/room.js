@@ -19,6 +19,7 @@ let lastSeq = 0;
 let offlineSince = null;
 let winner = null; // the last round's, said in the middle while its round is over
 let score = null; // the game to target_score, from the standings: totals and a game won
+let frame = 0; // the countdown's next animation frame, while one is asked for
 
 // A seat as the room calls it: its player's name, or "Seat 3".
 function who(seat) {
@@ -125,7 +126,9 @@ function showCentre() {
     const elapsed = timer.running ? (performance.now() - timer.at) / 1000 : 0;
     count = String(Math.ceil(Math.max(timer.left - elapsed, 0)));
     $("count").dataset.warning = timer.warning || timer.left - elapsed <= 2 ? "yes" : "no";
-    if (timer.running && timer.left - elapsed > 0) requestAnimationFrame(showCentre);
+    if (timer.running && timer.left - elapsed > 0 && !frame) {
+      frame = requestAnimationFrame(() => { frame = 0; showCentre(); }); // one frame asked at a time
+    }
   }
   text($("count"), count);
   // A notice (a timeout, a SLAP's result, the launcher's news) reads as the LCD says it.
