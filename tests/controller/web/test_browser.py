@@ -171,18 +171,17 @@ def test_a_setting_changed_on_the_lcd_reaches_the_page(browser, table):
     assert table.do("setting turn_timer") == "10"
 
 
+def paused(b: WebDriver) -> bool:
+    """Pause pressed on the page whenever a turn runs, until the table is paused: the round
+    plays in real time, so a turn can time out between seeing it and the press arriving."""
+    if b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "turn":
+        b.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
+    return b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "paused"
+
+
 def test_pause_resume_and_a_confirmed_new_round_from_the_page(browser, table):
-    until(
-        browser,
-        lambda b: (
-            b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") in ("turn", "paused")
-        ),
-        "a round in play",
-    )
-    if browser.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "turn":
-        browser.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
+    until(browser, paused, "paused from the page")
     phase = lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-phase")  # noqa: E731
-    until(browser, lambda b: phase(b) == "paused", "paused from the page")
     browser.find_element(By.CSS_SELECTOR, "button[data-action=resume]").click()
     until(browser, lambda b: phase(b) in ("turn", "notice", "slap"), "resumed from the page")
     browser.find_element(By.ID, "new-round").click()
@@ -195,11 +194,6 @@ def test_pause_resume_and_a_confirmed_new_round_from_the_page(browser, table):
 def test_a_jam_shows_on_the_page_and_ok_at_the_table_clears_it(browser, table):
     # The round the last test started runs its turns in real time: paused from the page, and
     # any penalty a timeout brought dealt, the launcher owes only the cards asked for here.
-    def paused(b: WebDriver) -> bool:
-        if b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "turn":
-            b.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
-        return b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "paused"
-
     until(browser, paused, "the round paused")
     launcher = browser.find_element(By.ID, "launcher")
     until(browser, lambda b: launcher.get_attribute("data-state") == "idle", "nothing owed")
