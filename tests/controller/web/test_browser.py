@@ -413,6 +413,25 @@ def test_names_and_points_from_the_remote_reach_the_table_and_the_page(browser, 
     shoot(browser, "web-score.png", "score-box")
 
 
+def test_on_a_phone_sign_in_is_at_the_top_and_names_and_points_are_one_tap_away(browser, table):
+    with on_a_phone(browser):
+        browser.get(table.url)
+        until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "remote")
+        assert on_screen(browser, "#jump")  # as the page opens
+        shoot(browser, "web-phone-remote.png")
+        # The round the last test scored still takes corrections: its points are a part too.
+        for link, field in (("Card points", "#points-2"), ("Players", "#name-1")):
+            js(browser, "window.scrollTo(0, 0)")
+            browser.find_element(By.LINK_TEXT, link).click()
+            until(browser, lambda b, f=field: on_screen(b, f), f"{link}, one tap from the top")
+        browser.find_element(By.ID, "logout").click()
+        until(browser, lambda b: b.find_element(By.ID, "login").is_displayed(), "signed out")
+        js(browser, "window.scrollTo(0, 0)")
+        assert on_screen(browser, "#login")  # the first thing the phone shows
+        assert not browser.find_element(By.ID, "jump").is_displayed()
+        sign_in_again(browser)
+
+
 def test_a_phone_shows_every_seat_without_scrolling_sideways(browser, table):
     with on_a_phone(browser) as width:
         browser.get(table.url)
