@@ -28,9 +28,9 @@ from hardware.pinmap import (
     PinMap,
 )
 
-from .errors import DamagedFile, SettingError, WebConfigError
+from .errors import DamagedFile, SettingError, WebConfigError, shown
 from .settings import Settings
-from .storage.safe_read import check_toml_nesting, read_regular, shown
+from .storage.safe_read import check_toml_nesting, read_regular
 from .web.web_section import SCHEMA as WEB_SCHEMA
 from .web.web_section import WebConfig, web_config
 
