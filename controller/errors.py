@@ -79,10 +79,6 @@ class UnreadableStateFile(TableError):
         self.kept_as = kept_as
 
 
-class WebConfigError(TableError, ValueError):
-    """A `[web]` value that cannot be used; the message names the key."""
-
-
 class PasswordError(TableError, ValueError):
     """A web password that cannot be set; the message says why."""
 

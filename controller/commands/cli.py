@@ -13,11 +13,10 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, LauncherConfig, load
+from ..config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, LauncherConfig, WebConfig, load
 from ..errors import ConfigError, SettingError
 from ..mqtt.fleet_command import fleet_command
 from ..settings import key_values
-from ..web.web_section import WebConfig
 from .check_config import check_config
 from .closed_pipe import quiet_on_closed_pipe
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
