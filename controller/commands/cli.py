@@ -45,7 +45,7 @@ SIM_STATE_DIR = sim_state_dir()
 
 
 def _how_to_play() -> str:
-    from .howto import how_to_play
+    from ..howto import how_to_play
 
     return "\n".join(how_to_play(indent="  "))
 

@@ -27,29 +27,14 @@ from paho.mqtt.reasoncodes import ReasonCode
 from ..config import MqttConfig
 from ..errors import ConfigError, MessageRefused
 from ..game import Table
+from ..remote.control import TableControl
+from ..remote.inbound import order, settings_update
+from ..remote.payloads import event_payload, settings_payload, standings_payload, state_snapshot
 from ..shell.publish import GameEvent
 from . import discovery
-from .control import TableControl
-from .inbound import (
-    MAX_CORRELATION,
-    MAX_PACKET,
-    RefusalLog,
-    correlation,
-    order,
-    reply,
-    settings_update,
-)
 from .outbox import Outbox, Outgoing
-from .topics import (
-    OFFLINE,
-    ONLINE,
-    Topics,
-    encode,
-    event_payload,
-    settings_payload,
-    standings_payload,
-    state_snapshot,
-)
+from .refusals import MAX_CORRELATION, MAX_PACKET, RefusalLog, correlation, reply
+from .topics import OFFLINE, ONLINE, Topics, encode
 
 log = logging.getLogger(__name__)
 

@@ -110,7 +110,11 @@ class Daemon:
             on_link=self.renderer.launcher_link,
         )
         fresh = game.new_table(settings, pinmap.seats, has_launcher=self.launcher.wired)
-        self.snapshots = Snapshots(state_dir, clock, self._inbox, self.renderer.notice)
+        self.snapshots = Snapshots(
+            state_dir,
+            clock,
+            on_notice=lambda lines: self._inbox.post(Call(lambda: self.renderer.notice(lines))),
+        )
         self.table, resumed = self.snapshots.resume(fresh, rng, self.launcher.owed_at_start)
         self._fresh = None if self.table is fresh else fresh  # until the resumed game has run
         self.game_log = GameLog(self.table, rng)

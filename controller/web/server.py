@@ -22,8 +22,8 @@ from aiohttp import web
 
 from ..config import WebConfig
 from ..errors import ConfigError, MessageRefused
-from ..mqtt.control import DaemonControl
-from ..mqtt.inbound import MAX_PAYLOAD, order, settings_update
+from ..remote.control import DaemonControl
+from ..remote.inbound import MAX_PAYLOAD, order, settings_update
 from ..shell.netinfo import ip_addresses
 from ..tally import TroubleTally
 from .connections import Connections

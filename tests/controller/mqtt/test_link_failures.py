@@ -23,8 +23,8 @@ from controller.config import Config
 from controller.errors import ConfigError
 from controller.game.text import COLUMNS
 from controller.mqtt import link as link_module
-from controller.mqtt.control import DaemonControl
 from controller.mqtt.link import CLOSED, REFUSED, REFUSED_V3, TableLink, why_down
+from controller.remote.control import DaemonControl
 from controller.simulation.table import SimTable
 
 from .broker import Broker

@@ -1,22 +1,19 @@
-"""Untrusted input from the broker: `settings/set` and `command` payloads, checked before
-anything changes. Each check either returns what to do or raises `MessageRefused` with the reason
-that goes back on `error`; `RefusalLog` counts the refusals and keeps a storm of them out of
-the journal. The size limits are here too, with the packet size the broker is asked to keep.
+"""What MQTT refuses of what the broker brings, and how it tells (the payloads' own checks are
+both remotes', controller/remote/inbound.py): the packet size the broker is asked to keep,
+the correlation data a reply may echo, the `error` reply, and `RefusalLog`, which counts the
+refusals and keeps a storm of them out of the journal.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from ..errors import DamagedFile, MessageRefused, SettingError
-from ..requests import MAX_DEAL, ChangeSettings
-from ..storage.safe_read import parse_json
+from ..errors import MessageRefused
+from ..remote.inbound import MAX_PAYLOAD
 
 log = logging.getLogger(__name__)
 
-MAX_PAYLOAD = 1024  # bytes: every setting at once fits in a third of it
 MAX_CORRELATION = 64  # bytes of MQTT 5 correlation data a request may carry (echoed back)
 # The largest MQTT packet the table takes from the broker (MQTT 5's Maximum Packet Size, in
 # its CONNECT): a payload at the limit, the longest topic it reads (a 64-character discovery
@@ -24,17 +21,7 @@ MAX_CORRELATION = 64  # bytes of MQTT 5 correlation data a request may carry (ec
 # (a response topic, user properties). A compliant broker never sends a larger one, so a
 # huge message is never read whole on the table's one event loop.
 MAX_PACKET = 2 * MAX_PAYLOAD
-ACTIONS = ("start", "pause", "resume", "new_round", "dispense")
-MAX_REASON = 160  # characters: a reason never echoes a huge value back
 REFUSALS_LOGGED_EVERY = 60.0  # seconds: in a storm of refused messages, one line a minute
-
-
-@dataclass(frozen=True)
-class Order:
-    """A command from the broker: an action, and the cards for `dispense`."""
-
-    action: str
-    cards: int = 0
 
 
 def correlation(data: bytes | None) -> bytes | None:
@@ -47,58 +34,9 @@ def correlation(data: bytes | None) -> bytes | None:
     return data
 
 
-def _json_object(payload: bytes) -> dict[str, object]:
-    if len(payload) > MAX_PAYLOAD:
-        raise MessageRefused(f"payload of {len(payload)} bytes is over the limit of {MAX_PAYLOAD}")
-    try:
-        value = parse_json(payload)  # bounded as every file the daemon reads is
-    except DamagedFile as err:
-        raise MessageRefused(f"payload: {err}") from None
-    if not isinstance(value, dict):
-        raise MessageRefused(f"payload must be a JSON object, not {type(value).__name__}")
-    return value
-
-
-def settings_update(payload: bytes) -> ChangeSettings:
-    """A partial update: the settings it names, each checked by the one settings model (the
-    table merges them with its own when it carries the change out)."""
-    changes = _json_object(payload)
-    if not changes:
-        raise MessageRefused("nothing to set: the object is empty")
-    try:
-        return ChangeSettings(changes)
-    except SettingError as err:
-        raise MessageRefused(short(str(err), MAX_REASON)) from None
-
-
-def order(payload: bytes) -> Order:
-    """A command: `{"action": ...}`, with `"cards"` for `dispense`."""
-    body = _json_object(payload)
-    action = body.get("action")
-    if not isinstance(action, str) or action not in ACTIONS:
-        raise MessageRefused(
-            f"action must be one of {', '.join(ACTIONS)}, not {short(repr(action))}"
-        )
-    allowed = {"action", "cards"} if action == "dispense" else {"action"}
-    extra = sorted(set(body) - allowed)
-    if extra:
-        raise MessageRefused(f"{action} takes no {short(repr(extra[0]))}")
-    if action != "dispense":
-        return Order(action)
-    cards = body.get("cards")
-    if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= MAX_DEAL:
-        raise MessageRefused(f"dispense needs cards, a whole number 1 to {MAX_DEAL}")
-    return Order(action, cards)
-
-
 def reply(topic: str, reason: str) -> Mapping[str, str]:
     """The `error` payload: the topic the refused message came on, and why."""
     return {"topic": topic, "reason": reason}
-
-
-def short(text: str, limit: int = 40) -> str:
-    """`text`, cut to `limit` characters with "..." when longer."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class RefusalLog:
