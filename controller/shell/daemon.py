@@ -77,7 +77,7 @@ class Daemon:
         grace: float = REAL_TIME_GRACE,
         notices: Sequence[tuple[str, str]] = (),
     ) -> None:
-        self._inbox = Inbox(asyncio.get_running_loop())
+        self._inbox = Inbox()
         self._loop_thread = LoopThread()
         pinmap, clock = wiring.pinmap, wiring.clock
         self.clock, self.rng = clock, rng
@@ -113,7 +113,9 @@ class Daemon:
         self.snapshots = Snapshots(
             state_dir,
             clock,
-            on_notice=lambda lines: self._inbox.post(Call(lambda: self.renderer.notice(lines))),
+            on_notice=lambda lines: self._inbox.from_any_thread(
+                Call(lambda: self.renderer.notice(lines))
+            ),
         )
         self.table, resumed = self.snapshots.resume(fresh, rng, self.launcher.owed_at_start)
         self._fresh = None if self.table is fresh else fresh  # until the resumed game has run
@@ -128,19 +130,19 @@ class Daemon:
         self._drawing_held = False  # while an item is handled: it draws once, at its end
         self._draw_due = False
         self._switches = Switches(
-            self.board.inputs, clock, lambda *asked: self._inbox.deliver(Settle(*asked)), grace
+            self.board.inputs, clock, lambda *asked: self._inbox.on_loop(Settle(*asked)), grace
         )
-        self._wakeup = Wakeup(clock, grace, lambda: self._inbox.deliver(Wake()))
+        self._wakeup = Wakeup(clock, grace, lambda: self._inbox.on_loop(Wake()))
         self.answers = Answers(asyncio.get_running_loop(), self.board.inputs, rng)
         self.panel = Panel(self, clock)
         self._notices = [*notices, *resumed, *self.launcher.notices()]  # shown as `run` starts
 
     # -- the border: these run on other threads ------------------------------------------
     def _edge_from_pin(self, name: str, active: bool, time: float) -> None:
-        self._inbox.post(Edge(name, active, time))
+        self._inbox.from_any_thread(Edge(name, active, time))
 
     def _turn_from_pin(self, steps: int) -> None:
-        self._inbox.post(EncoderTurn(steps))
+        self._inbox.from_any_thread(EncoderTurn(steps))
 
     def submit(self, request: Request) -> concurrent.futures.Future[object]:
         """Hand a request to the table from any thread, task or signal handler, in order with
@@ -149,7 +151,7 @@ class Daemon:
 
     def stop(self) -> None:
         """Ask `run` to finish (safe from any thread and from signal handlers)."""
-        self._inbox.post(Stop())
+        self._inbox.from_any_thread(Stop())
 
     # -- the loop ------------------------------------------------------------------------
     async def run(self) -> None:
@@ -162,7 +164,7 @@ class Daemon:
         finally:
             with contextlib.suppress(asyncio.CancelledError):
                 # Edges already handed over from the pin threads get onto the queue first.
-                await asyncio.sleep(0)
+                await self._inbox.landed()
             await self._shutdown()
 
     def _begin(self, owed_from_before: list[Event]) -> None:
