@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hardware.clock import Clock, VirtualClock
-from hardware.ejector import CardCounted, Ejector, GpioEjector, Report
+from hardware.ejector import CardCounted, Ejector, Report
+from hardware.gpio_ejector import GpioEjector
 from hardware.motor_lease import MotorLease
 
 from ..config import LauncherConfig

@@ -64,7 +64,9 @@ def test_example_script_plays_a_full_round(capsys, monkeypatch):
     assert kinds.count("card_out") == 10
     notes = [line.split(None, 2)[2] for line in lines if line.startswith("#")]
     assert "launcher jammed" in notes and "slot cleared" in notes
-    assert any(note.startswith("warning hardware.ejector: launcher stopped: jam") for note in notes)
+    assert any(
+        note.startswith("warning hardware.gpio_ejector: launcher stopped: jam") for note in notes
+    )
     assert [int(line.split()[0]) for line in events] == list(range(1, len(events) + 1))
     seconds = [float(line.split()[1]) for line in events]
     assert seconds == sorted(seconds) and seconds[-1] > 50
@@ -228,7 +230,7 @@ def test_a_jammed_penalty_waits_for_the_slot_to_be_cleared_and_ok(tmp_path, caps
     assert (status, err) == (0, "")
     assert notes(lines)[:2] == [
         "launcher jammed",
-        "warning hardware.ejector: launcher stopped: jam, 2 card(s) still owed",
+        "warning hardware.gpio_ejector: launcher stopped: jam, 2 card(s) still owed",
     ]
     assert notes(lines).count("slot cleared") == 1  # `ok` had nothing left to free
     events = [line for line in lines if not line.startswith("#")]

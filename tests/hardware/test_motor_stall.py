@@ -18,7 +18,8 @@ from gpiozero import Motor
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware.clock import LoopClock
-from hardware.ejector import HEARTBEAT, LEASE, CardCounted, GpioEjector, Halted
+from hardware.ejector import CardCounted, Halted
+from hardware.gpio_ejector import HEARTBEAT, LEASE, GpioEjector
 from hardware.motor_lease import MotorLease
 
 CARD_CYCLE = 0.125  # seconds per card at full drive: 8 cards a second
