@@ -1,11 +1,14 @@
 """One dispense on a launcher controller at the end of a serial line, and what the
-controller's reset banner (firmware/PROTOCOL.md, RESET) says about it."""
+controller's banners (firmware/PROTOCOL.md: INFO, RESET) say about itself and about it."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from firmware import protocol as p
+
+log = logging.getLogger(__name__)
 
 Sent = tuple[int, int, int]  # a dispense's (id, cards asked for, cards counted so far)
 ENDS = {p.DONE: "done", p.JAM: "jam", p.EMPTY: "empty", p.HOST_LOST: "host lost"}
@@ -50,3 +53,18 @@ def counted_at_reset(during: SerialDispense | None, kept_id: int, kept_counted: 
     if kept_id != 0 or during.let_past is None:
         return None
     return min(max(during.seen, during.let_past + 1), during.asked)
+
+
+def controller_info(payload: bytes) -> tuple[str, str | None]:
+    """The firmware's version from a controller's INFO, and why the controller cannot be used
+    (it speaks another protocol), or None; both logged."""
+    version, major, minor, patch, board = p.unpack(p.INFO_FORMAT, payload)
+    firmware = f"{major}.{minor}.{patch}"
+    log.info(
+        "launcher controller: firmware %s, protocol %d, board %s", firmware, version, board.hex()
+    )
+    if version == p.PROTOCOL_VERSION:
+        return firmware, None
+    refused = f"firmware speaks protocol {version}, not {p.PROTOCOL_VERSION}"
+    log.error("launcher controller refused: %s", refused)
+    return firmware, refused

@@ -8,11 +8,9 @@ controller reset, a lost frame, a restart of the daemon (the id is kept with the
 before it is sent) — and the controller answers it from memory, so a card is never asked for
 twice. After each card the controller waits, before the next can leave, until the host says
 its record holds the count (KEPT): a controller that loses its power and forgets the dispense
-can have dealt at most one card the record does not hold. While the port is gone it is opened
-again (hardware.serial_line); cards asked for meanwhile wait as owed.
-
-The frames, acknowledgements and resending are the firmware's own pure modules (firmware/),
-run here under CPython: one implementation of the protocol, checked on both interpreters.
+can have dealt at most one card the record does not hold. The line below, kept open and
+framed by the firmware's own modules, is controller_link.py's; while the port is gone, cards
+asked for meanwhile wait as owed.
 """
 
 from __future__ import annotations
@@ -21,47 +19,26 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
-from typing import Protocol
 
 from firmware import protocol as p
-from firmware.link import Link
 
-from .clock import Clock, Timer
+from .clock import Clock
+from .controller_link import ControllerLink, Frame
 from .ejector import DEFAULT_JAM_TIME, CardCounted, Halted, Report
-from .serial_dispense import ENDS, RESET_CAUSES, Sent, SerialDispense, counted_at_reset
-from .serial_line import SerialLine
+from .serial_dispense import (
+    ENDS,
+    RESET_CAUSES,
+    Sent,
+    SerialDispense,
+    controller_info,
+    counted_at_reset,
+)
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BAUD = 115200
-HEARTBEAT = 0.5  # STATUS this often, so the controller knows the host is there
-LINK_TIMEOUT = 1.2  # no good frame for this long: the link is down
 HALT_WITHIN = 0.5  # seconds the shutdown waits for the controller to confirm STOP
 RECENT = 4  # ended dispenses whose late cards still count (a card pulled out after a jam)
-
-
-class _Link(Protocol):
-    """What `SerialEjector` asks of the firmware's `Link` (MicroPython, unannotated): times
-    are whole microseconds, frames (kind, payload)."""
-
-    @property
-    def last_heard(self) -> int | None: ...
-
-    @property
-    def idle(self) -> bool: ...
-
-    @property
-    def between_frames(self) -> bool: ...
-
-    def send(self, kind: int, payload: bytes, now: int) -> None: ...
-
-    def receive(self, data: bytes, now: int) -> list[tuple[int, bytes]]: ...
-
-    def next_due(self) -> int | None: ...
-
-    def poll(self, now: int) -> None: ...
-
-    def forget(self) -> None: ...
 
 
 class SerialEjector:
@@ -86,13 +63,11 @@ class SerialEjector:
         keep_sent: Callable[[Sent], bool] = lambda sent: True,
         kept: Callable[[Sent], bool] = lambda sent: True,
     ) -> None:
-        self.port = port
-        self.baud = baud
+        self.port, self.baud = port, baud
         self._clock = clock
         self._report = on_report
         self._on_link = on_link
-        self._keep_sent = keep_sent
-        self._kept = kept
+        self._keep_sent, self._kept = keep_sent, kept
         # Random, so that a restarted daemon never reuses an id the controller remembers.
         self._next_id = first_id or random.SystemRandom().randrange(1, 2**32)
         self.owed = 0
@@ -109,12 +84,14 @@ class SerialEjector:
         self._reset_news: tuple[int, int, int] | None = None  # its last RESET, until its START
         self._stopping = False
         self._recent: list[SerialDispense] = []
-        self._link: _Link | None = None
-        self._resend: Timer | None = None
-        self._beat: Timer | None = None
         self._news = asyncio.Event()  # set whenever frames came in
-        self._line = SerialLine(
-            port, baud, on_open=self._connected, on_data=self._received, on_lost=self._disconnect
+        self._line = ControllerLink(
+            port,
+            baud,
+            clock=clock,
+            on_open=self._connected,
+            on_frames=self._received,
+            on_down=lambda: self._set_link(False),
         )
 
     @property
@@ -147,14 +124,13 @@ class SerialEjector:
     @property
     def connected(self) -> bool:
         """The port is open (the controller may not have answered yet: see `link_up`)."""
-        return self._link is not None
+        return self._line.connected
 
     @property
     def quiet(self) -> bool:
         """Nothing sent waits for the controller's acknowledgement and no frame is half
         received (true while the port is closed)."""
-        link = self._link
-        return link is None or (link.idle and link.between_frames)
+        return self._line.quiet
 
     @property
     def jam_time(self) -> float:
@@ -183,7 +159,7 @@ class SerialEjector:
         """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
         self._stopping = True
         if self._current is not None:
-            self._send(p.STOP, b"")
+            self._line.send(p.STOP, b"")
 
     async def halt(self, within: float = HALT_WITHIN) -> bool:
         """Stop the motor by the host's word, at shutdown: STOP, then wait, at most `within`
@@ -191,10 +167,10 @@ class SerialEjector:
         last cards counted). Returns whether it did; if not, the controller stops the motor
         itself once the host has been silent for its watchdog's time."""
         self._stopping = True
-        if self._link is None:
+        if not self._line.connected:
             log.warning("launcher controller not linked at shutdown: its watchdog stops it")
             return False
-        self._send(p.STOP, b"")
+        self._line.send(p.STOP, b"")
         deadline = asyncio.get_running_loop().time() + within
         try:
             while not self._halted():
@@ -208,32 +184,21 @@ class SerialEjector:
         return True
 
     def _halted(self) -> bool:
-        link, running = self._link, self._current
+        running = self._current
         asked = running is not None and self._asked_for == running.id
-        return link is not None and link.idle and not asked
+        return self._line.idle and not asked
 
     def close(self) -> None:
         """Let go of the port (its task ends on the loop's next turn)."""
         self._line.close()
         self.link_up = False  # let go on purpose: no warning, no notice
-        self._disconnect()
 
     # -- the connection ------------------------------------------------------------------
 
-    def _connected(self, write: Callable[[bytes], None]) -> None:
-        self._link = Link(write)
+    def _connected(self) -> None:
         self._asked_for = self._told = None
         self.firmware = None  # until this connection's INFO: it may be another board now
-        self._send(p.HELLO, bytes((p.PROTOCOL_VERSION,)))
-        self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
-
-    def _disconnect(self) -> None:
-        for timer in (self._resend, self._beat):
-            if timer is not None:
-                timer.cancel()
-        self._resend = self._beat = None
-        self._link = None
-        self._set_link(False)
+        self._line.send(p.HELLO, bytes((p.PROTOCOL_VERSION,)))
 
     def _set_link(self, up: bool) -> None:
         if up != self.link_up:
@@ -244,46 +209,9 @@ class SerialEjector:
                 log.warning("launcher link down: cards wait as owed")
             self._on_link(up)
 
-    def _heartbeat(self) -> None:
-        link = self._link
-        if link is None:
-            return
-        heard = link.last_heard
-        if heard is None or self._us() - heard > LINK_TIMEOUT * 1_000_000:
-            self._set_link(False)
-        if link.idle:
-            self._send(p.STATUS, b"")
-        self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
-
     # -- frames --------------------------------------------------------------------------
 
-    def _us(self) -> int:
-        return round(self._clock.now() * 1_000_000)
-
-    def _send(self, kind: int, payload: bytes) -> None:
-        if self._link is not None:
-            self._link.send(kind, payload, self._us())
-            self._arm_resend()
-
-    def _arm_resend(self) -> None:
-        if self._resend is not None:
-            self._resend.cancel()
-            self._resend = None
-        due = None if self._link is None else self._link.next_due()
-        if due is not None:
-            self._resend = self._clock.call_at(due / 1_000_000, self._poll)
-
-    def _poll(self) -> None:
-        self._resend = None
-        if self._link is not None:
-            self._link.poll(self._us())
-            self._arm_resend()
-
-    def _received(self, data: bytes) -> None:
-        link = self._link
-        if link is None:
-            return
-        frames = link.receive(data, self._us())
+    def _received(self, frames: list[Frame]) -> None:
         for kind, payload in frames:
             try:
                 self._message(kind, payload)
@@ -295,26 +223,14 @@ class SerialEjector:
         if frames and self.refused is None and self.firmware is not None and not self.link_up:
             self._set_link(True)
             self._next()  # cards asked for while the controller was silent
-        self._arm_resend()
         self._news.set()
 
     def _message(self, kind: int, payload: bytes) -> None:
         if kind == p.INFO:
-            version, major, minor, patch, board = p.unpack(p.INFO_FORMAT, payload)
-            self.firmware = f"{major}.{minor}.{patch}"
-            log.info(
-                "launcher controller: firmware %s, protocol %d, board %s",
-                self.firmware,
-                version,
-                board.hex(),
-            )
-            if version != p.PROTOCOL_VERSION:
-                self.refused = f"firmware speaks protocol {version}, not {p.PROTOCOL_VERSION}"
-                log.error("launcher controller refused: %s", self.refused)
-                return
-            self.refused = None
-            self._send_jam_time()
-            self._next()
+            self.firmware, self.refused = controller_info(payload)
+            if self.refused is None:
+                self._send_jam_time()
+                self._next()
         elif kind == p.RESET:
             self._reset_news = p.unpack(p.RESET_FORMAT, payload)  # judged at its START
             # Nothing is asked of it until its INFO: what went before this start's welcome
@@ -332,9 +248,8 @@ class SerialEjector:
         # It takes nothing until this start is welcomed, and what it has not acknowledged was
         # meant for it before (a DISPENSE it would take as new): the welcome goes first, then
         # what is still meant, anew.
-        if self._link is not None:
-            self._link.forget()
-        self._send(p.WELCOME, p.pack(p.START_FORMAT, start))
+        self._line.forget()
+        self._line.send(p.WELCOME, p.pack(p.START_FORMAT, start))
         self._asked_for = self._told = None
         self._send_jam_time()
         news, self._reset_news = self._reset_news, None
@@ -392,20 +307,20 @@ class SerialEjector:
         log.warning("launcher controller refused a frame %#04x: error %d", about, code)
         if code == p.E_BUSY and about == p.DISPENSE and self._current is not None:
             # A dispense from before this daemon still runs there: stop it, ask again.
-            self._send(p.STOP, b"")
+            self._line.send(p.STOP, b"")
             self._asked_for = None
             self._next()
 
     def _send_jam_time(self) -> None:
         low, high = p.PARAMS[p.P_JAM_MS]
         ms = max(low, min(high, round(self._jam_time * 1000)))
-        self._send(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, ms))
+        self._line.send(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, ms))
 
     def _next(self) -> None:
         """Ask for what is owed, if nothing else is on its way and nothing holds it back.
         Nothing is asked of a controller that has fallen silent: should it come back from a
         power-on, a DISPENSE sent meanwhile would cost a card (it may have taken it)."""
-        if self._link is None or not self.link_up or self.firmware is None or self.refused:
+        if not self._line.connected or not self.link_up or self.firmware is None or self.refused:
             return
         held = self.owed <= 0 or self.fault is not None or self._stopping
         if held and (self._current is None or self._current.restored):
@@ -418,7 +333,7 @@ class SerialEjector:
             self._asked_for = current.id
             if current.let_past is None:
                 current.let_past = 0  # from here on its first card may leave
-            self._send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
+            self._line.send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
 
     def _tell_kept(self) -> None:
         """Tell the controller that the record holds the cards heard of the dispense it runs,
@@ -430,4 +345,4 @@ class SerialEjector:
             return
         self._told = current.record
         current.let_past = max(current.let_past or 0, current.seen)
-        self._send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))
+        self._line.send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))
