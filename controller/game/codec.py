@@ -25,19 +25,24 @@ from typing import Any
 from ..errors import UndecodableSnapshot
 from ..settings import Settings, setting
 from . import summary, turns
+from .codec_records import (
+    checked_count,
+    checked_seat,
+    checked_seconds,
+    seat_stats,
+    standing_list,
+    standings_of,
+    stats_list,
+    to_ms,
+)
 from .effects import Effect
 from .frozen import replace
 from .state import (
-    MAX_COUNT,
     MAX_OWED,
     ROUND_PHASES,
     Delivery,
     Launcher,
     Phase,
-    SeatStanding,
-    SeatStats,
-    SlapTimes,
-    Standings,
     Summary,
     Table,
     Turn,
@@ -48,8 +53,6 @@ KEPT_PHASES = frozenset({Phase.SEATING, Phase.EXTREME, Phase.ROUND_OVER})
 REASONS = frozenset({"timeout", "slap", "hit", "quick", "restart"})
 MODES = frozenset(setting("mode").options)
 FINISHES = frozenset(setting("finish").options)
-# The slowest reaction a race can time: a press within the longest window.
-MAX_SLAP_MS = 1000 * max(int(o) for o in setting("slap_window").options)
 
 
 def encode(table: Table, now: float) -> dict[str, Any]:
@@ -65,14 +68,14 @@ def encode(table: Table, now: float) -> dict[str, Any]:
         "seated": sorted(table.seated),
         "turn": None if turn is None else _turn(table, turn, now),
         "picks": list(table.picks),
-        "stats": {str(seat): _stats(stats) for seat, stats in sorted(table.stats.items())},
+        "stats": {str(seat): stats_list(stats) for seat, stats in sorted(table.stats.items())},
         "summary": None
         if table.summary is None
         else {"winner": table.summary.winner, "page": table.summary.page},
         "standings": {
             "rounds": table.standings.rounds,
             "seats": {
-                str(seat): _standing(standing)
+                str(seat): standing_list(standing)
                 for seat, standing in sorted(table.standings.seats.items())
             },
         },
@@ -92,40 +95,8 @@ def _turn(table: Table, turn: Turn, now: float) -> dict[str, Any]:
     else:
         at = now
         left = turn.time_left(now)
-    played = _ms(max(0.0, at - turn.started))
-    return {"seat": turn.seat, "played": played, "left": None if left is None else _ms(left)}
-
-
-def _ms(seconds: float) -> float:
-    """Seconds to the millisecond, as the heartbeat writes them: a float's full repr can be
-    longer (2.220446049250313e-16) than the reader takes a number to be (20 characters)."""
-    return round(seconds, 3)
-
-
-def _stats(stats: SeatStats) -> list[float | None]:
-    return [
-        stats.turns,
-        stats.timeouts,
-        stats.slaps_lost,
-        stats.launcher_cards,
-        _ms(stats.turn_time),
-        *_slap(stats.slap),
-    ]
-
-
-def _standing(standing: SeatStanding) -> list[int | None]:
-    return [
-        standing.rounds,
-        standing.wins,
-        standing.placed,
-        standing.place_total,
-        standing.timeouts,
-        *_slap(standing.slap),
-    ]
-
-
-def _slap(times: SlapTimes) -> list[int | None]:
-    return [times.presses, times.total_ms, times.best_ms]
+    played = to_ms(max(0.0, at - turn.started))
+    return {"seat": turn.seat, "played": played, "left": None if left is None else to_ms(left)}
 
 
 def time_left(data: object) -> float | None:
@@ -170,22 +141,22 @@ def _decode(
     if data["stations"] != stations:
         raise UndecodableSnapshot(f"a table of {data['stations']} seats, not {stations}")
     seats = range(1, stations + 1)
-    listed = [_seat(s, seats) for s in data["seated"]]
+    listed = [checked_seat(s, seats) for s in data["seated"]]
     seated = frozenset(listed)
     if len(seated) != len(listed):
         raise UndecodableSnapshot("a seat listed twice")
     phase = Phase(data["phase"])
-    stats = {_seat(int(s), seats): _seat_stats(v) for s, v in data["stats"].items()}
+    stats = {checked_seat(int(s), seats): seat_stats(v) for s, v in data["stats"].items()}
     queue = tuple(_delivery(d, seats) for d in data["launcher"]["queue"])
     if sum(delivery.cards for delivery in queue) > MAX_OWED:
         raise UndecodableSnapshot(f"more than {MAX_OWED} cards owed")
     launcher = Launcher(
         queue=queue if has_launcher else (),
-        misses=_count(data["launcher"]["misses"]),
-        cards_out=_count(data["launcher"]["cards_out"]),
-        jams=_count(data["launcher"]["jams"]),
+        misses=checked_count(data["launcher"]["misses"]),
+        cards_out=checked_count(data["launcher"]["cards_out"]),
+        jams=checked_count(data["launcher"]["jams"]),
     )
-    picks = tuple(_seat(s, seats) for s in data["picks"])
+    picks = tuple(checked_seat(s, seats) for s in data["picks"])
     table = Table(
         settings=settings,
         stations=stations,
@@ -203,7 +174,7 @@ def _decode(
         raise UndecodableSnapshot(f"no mode {mode!r}")
     if phase not in (Phase.SEATING, Phase.ROUND_OVER):
         table = replace(table, round_mode=str(mode))
-    table = replace(table, standings=_standings(data["standings"], seats))
+    table = replace(table, standings=standings_of(data["standings"], seats))
     table = _with_places(table, phase, data["finish"], data["places"], seats)
     if phase in KEPT_PHASES:
         kept = data["summary"]
@@ -211,12 +182,12 @@ def _decode(
             if kept is None:
                 raise UndecodableSnapshot("a round over without its summary")
             winner = kept["winner"]
-            if winner is not None and _seat(winner, seats) not in seated:
+            if winner is not None and checked_seat(winner, seats) not in seated:
                 raise UndecodableSnapshot(f"a winner at seat {winner}, where nobody sits")
             if table.places and winner != table.places[0]:
                 raise UndecodableSnapshot(f"a winner at seat {winner}, not the first place")
             over = replace(table, phase=phase, summary=Summary(winner, 0, now))
-            page = _count(kept["page"])
+            page = checked_count(kept["page"])
             if page >= len(summary.pages(over)):
                 raise UndecodableSnapshot(f"summary page {page} of {len(summary.pages(over))}")
             return replace(over, summary=Summary(winner, page, now))
@@ -233,13 +204,13 @@ def _decode(
         deadline = table.turn.deadline
         kept_left = None if deadline is None else deadline - now
     elif phase in (Phase.TURN, Phase.PAUSED) and turn is not None:
-        seat = _seat(turn["seat"], seats)
+        seat = checked_seat(turn["seat"], seats)
         if seat not in seated:
             raise UndecodableSnapshot(f"a turn of seat {seat}, where nobody sits")
         if seat in table.places:
             raise UndecodableSnapshot(f"a turn of seat {seat}, out with a place")
-        played = _seconds(turn["played"])
-        kept_left = None if turn["left"] is None else _seconds(turn["left"])
+        played = checked_seconds(turn["played"])
+        kept_left = None if turn["left"] is None else checked_seconds(turn["left"])
     else:
         raise UndecodableSnapshot(f"a {phase.value} phase without a turn")
     if left is not None and kept_left is not None:
@@ -255,52 +226,9 @@ def _decode(
     return replace(table, phase=Phase.PAUSED, turn=resumed, paused_left=kept_left, paused_at=now)
 
 
-def _seat(value: object, seats: range) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in seats:
-        raise UndecodableSnapshot(f"no seat {value!r} at this table")
-    return value
-
-
-def _count(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise UndecodableSnapshot(f"{value!r} is not a count")
-    return value
-
-
-def _seconds(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e7:
-        raise UndecodableSnapshot(f"{value!r} is not a number of seconds")
-    return float(value)
-
-
-def _seat_stats(value: Any) -> SeatStats:
-    turns_, timeouts, slaps, cards, seconds, presses, total_ms, best_ms = value
-    return SeatStats(
-        turns=_count(turns_),
-        timeouts=_count(timeouts),
-        slaps_lost=_count(slaps),
-        launcher_cards=_count(cards),
-        turn_time=_seconds(seconds),
-        slap=_slap_times(presses, total_ms, best_ms),
-    )
-
-
-def _slap_times(presses: object, total_ms: object, best_ms: object) -> SlapTimes:
-    count, total = _count(presses), _count(total_ms)
-    if not count:
-        if total or best_ms is not None:
-            raise UndecodableSnapshot("SLAP times without a press")
-        return SlapTimes()
-    best = _count(best_ms)
-    # The best is no slower than the average, and no press is slower than a race lasts.
-    if not best * count <= total <= count * MAX_SLAP_MS:
-        raise UndecodableSnapshot(f"SLAP times {[count, total, best]!r} no race gives")
-    return SlapTimes(count, total, best)
-
-
 def _with_places(table: Table, phase: Phase, finish: object, listed: Any, seats: range) -> Table:
     """The round's finish and the places taken, as only a game can leave them."""
-    places = tuple(_seat(s, seats) for s in listed)
+    places = tuple(checked_seat(s, seats) for s in listed)
     if len(set(places)) != len(places):
         raise UndecodableSnapshot("a place taken twice")
     if not set(places) <= table.seated:
@@ -322,40 +250,8 @@ def _with_places(table: Table, phase: Phase, finish: object, listed: Any, seats:
     return replace(table, places=places)
 
 
-def _standings(value: Any, seats: range) -> Standings:
-    rounds = _count(value["rounds"])
-    kept = {
-        _seat(int(seat), seats): _seat_standing(entry, rounds, len(seats))
-        for seat, entry in value["seats"].items()
-    }
-    # Every round counted has one winner, a seat that sat in it.
-    if sum(standing.wins for standing in kept.values()) != rounds:
-        raise UndecodableSnapshot(f"standings of {rounds} rounds with another count of wins")
-    return Standings(rounds, kept)
-
-
-def _seat_standing(value: Any, rounds: int, stations: int) -> SeatStanding:
-    played, wins, placed, place_total, timeouts, presses, total_ms, best_ms = value
-    standing = SeatStanding(
-        rounds=_count(played),
-        wins=_count(wins),
-        placed=_count(placed),
-        place_total=_count(place_total),
-        timeouts=_count(timeouts),
-        slap=_slap_times(presses, total_ms, best_ms),
-    )
-    if not (
-        1 <= standing.rounds <= rounds
-        and standing.wins <= standing.rounds
-        and standing.placed <= standing.rounds
-        and standing.placed <= standing.place_total <= standing.placed * stations
-    ):
-        raise UndecodableSnapshot(f"standings {value!r} no evening gives")
-    return standing
-
-
 def _delivery(value: Any, seats: range) -> Delivery:
     seat, cards, reason = value
-    if reason not in REASONS or not 1 <= _count(cards) <= MAX_OWED:
+    if reason not in REASONS or not 1 <= checked_count(cards) <= MAX_OWED:
         raise UndecodableSnapshot(f"{value!r} is not a delivery")
-    return Delivery(None if seat is None else _seat(seat, seats), cards, reason)
+    return Delivery(None if seat is None else checked_seat(seat, seats), cards, reason)
