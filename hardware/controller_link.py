@@ -67,6 +67,7 @@ class ControllerLink:
         self._on_frames = on_frames
         self._on_down = on_down
         self._link: _Link | None = None
+        self.received = 0  # bytes read from the port, ever: the line's progress
         self._resend: Timer | None = None
         self._beat: Timer | None = None
         self._line = SerialLine(
@@ -105,6 +106,10 @@ class ControllerLink:
         """Let go of the port (its task ends on the loop's next turn); no `on_down`."""
         self._line.close()
         self._stop()
+
+    async def closed(self) -> None:
+        """Wait until the port is let go of, after `close`."""
+        await self._line.closed()
 
     def _opened(self, write: Callable[[bytes], None]) -> None:
         self._link = Link(write)
@@ -154,5 +159,6 @@ class ControllerLink:
         link = self._link
         if link is None:
             return
+        self.received += len(data)
         self._on_frames(link.receive(data, self._us()))
         self._arm_resend()

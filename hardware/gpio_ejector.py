@@ -197,6 +197,9 @@ class GpioEjector:
         if self._lease is not None:
             self._lease.close()
 
+    async def closed(self) -> None:
+        """Nothing is left to wait for: `close` joined the lease's thread."""
+
     def edge(self, name: str, active: bool, time: float) -> None:
         if name == "launcher.beam":
             self.beam(active, time)

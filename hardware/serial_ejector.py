@@ -85,7 +85,7 @@ class SerialEjector:
         self._stopping = False
         self._recent: list[SerialDispense] = []
         self._news = asyncio.Event()  # set whenever frames came in
-        self._line = ControllerLink(
+        self.line = ControllerLink(  # the port, whether it is open and quiet
             port,
             baud,
             clock=clock,
@@ -111,8 +111,7 @@ class SerialEjector:
         """A controller's beam and hopper switch are its own: nothing comes here."""
 
     def restore(self, sent: Sent) -> None:
-        """Take up the dispense a daemon before this one sent: it is asked again under its
-        id, once cards are owed, and the controller tells how it went."""
+        """Take up the dispense a daemon before this one sent: asked again under its id."""
         self._current = SerialDispense(*sent, restored=True)
 
     def recheck(self) -> None:
@@ -120,17 +119,6 @@ class SerialEjector:
         hear that the cards counted are kept."""
         self._next()
         self._tell_kept()
-
-    @property
-    def connected(self) -> bool:
-        """The port is open (the controller may not have answered yet: see `link_up`)."""
-        return self._line.connected
-
-    @property
-    def quiet(self) -> bool:
-        """Nothing sent waits for the controller's acknowledgement and no frame is half
-        received (true while the port is closed)."""
-        return self._line.quiet
 
     @property
     def jam_time(self) -> float:
@@ -159,7 +147,7 @@ class SerialEjector:
         """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
         self._stopping = True
         if self._current is not None:
-            self._line.send(p.STOP, b"")
+            self.line.send(p.STOP, b"")
 
     async def halt(self, within: float = HALT_WITHIN) -> bool:
         """Stop the motor by the host's word, at shutdown: STOP, then wait, at most `within`
@@ -167,10 +155,10 @@ class SerialEjector:
         last cards counted). Returns whether it did; if not, the controller stops the motor
         itself once the host has been silent for its watchdog's time."""
         self._stopping = True
-        if not self._line.connected:
+        if not self.line.connected:
             log.warning("launcher controller not linked at shutdown: its watchdog stops it")
             return False
-        self._line.send(p.STOP, b"")
+        self.line.send(p.STOP, b"")
         deadline = asyncio.get_running_loop().time() + within
         try:
             while not self._halted():
@@ -186,19 +174,22 @@ class SerialEjector:
     def _halted(self) -> bool:
         running = self._current
         asked = running is not None and self._asked_for == running.id
-        return self._line.idle and not asked
+        return self.line.idle and not asked
 
     def close(self) -> None:
         """Let go of the port (its task ends on the loop's next turn)."""
-        self._line.close()
+        self.line.close()
         self.link_up = False  # let go on purpose: no warning, no notice
+
+    async def closed(self) -> None:
+        await self.line.closed()
 
     # -- the connection ------------------------------------------------------------------
 
     def _connected(self) -> None:
         self._asked_for = self._told = None
         self.firmware = None  # until this connection's INFO: it may be another board now
-        self._line.send(p.HELLO, bytes((p.PROTOCOL_VERSION,)))
+        self.line.send(p.HELLO, bytes((p.PROTOCOL_VERSION,)))
 
     def _set_link(self, up: bool) -> None:
         if up != self.link_up:
@@ -248,8 +239,8 @@ class SerialEjector:
         # It takes nothing until this start is welcomed, and what it has not acknowledged was
         # meant for it before (a DISPENSE it would take as new): the welcome goes first, then
         # what is still meant, anew.
-        self._line.forget()
-        self._line.send(p.WELCOME, p.pack(p.START_FORMAT, start))
+        self.line.forget()
+        self.line.send(p.WELCOME, p.pack(p.START_FORMAT, start))
         self._asked_for = self._told = None
         self._send_jam_time()
         news, self._reset_news = self._reset_news, None
@@ -307,20 +298,20 @@ class SerialEjector:
         log.warning("launcher controller refused a frame %#04x: error %d", about, code)
         if code == p.E_BUSY and about == p.DISPENSE and self._current is not None:
             # A dispense from before this daemon still runs there: stop it, ask again.
-            self._line.send(p.STOP, b"")
+            self.line.send(p.STOP, b"")
             self._asked_for = None
             self._next()
 
     def _send_jam_time(self) -> None:
         low, high = p.PARAMS[p.P_JAM_MS]
         ms = max(low, min(high, round(self._jam_time * 1000)))
-        self._line.send(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, ms))
+        self.line.send(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, ms))
 
     def _next(self) -> None:
         """Ask for what is owed, if nothing else is on its way and nothing holds it back.
         Nothing is asked of a controller that has fallen silent: should it come back from a
         power-on, a DISPENSE sent meanwhile would cost a card (it may have taken it)."""
-        if not self._line.connected or not self.link_up or self.firmware is None or self.refused:
+        if not self.line.connected or not self.link_up or self.firmware is None or self.refused:
             return
         held = self.owed <= 0 or self.fault is not None or self._stopping
         if held and (self._current is None or self._current.restored):
@@ -333,7 +324,7 @@ class SerialEjector:
             self._asked_for = current.id
             if current.let_past is None:
                 current.let_past = 0  # from here on its first card may leave
-            self._line.send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
+            self.line.send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
 
     def _tell_kept(self) -> None:
         """Tell the controller that the record holds the cards heard of the dispense it runs,
@@ -345,4 +336,4 @@ class SerialEjector:
             return
         self._told = current.record
         current.let_past = max(current.let_past or 0, current.seen)
-        self._line.send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))
+        self.line.send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))

@@ -242,3 +242,8 @@ class LauncherLink:
             self.ejector.close()
         if self._owed is not None:
             self._owed.close()
+
+    async def closed(self) -> None:
+        """After `close`: wait until the launcher's port is let go of."""
+        if self.ejector is not None:
+            await self.ejector.closed()

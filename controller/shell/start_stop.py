@@ -97,6 +97,7 @@ async def last_steps(daemon: Daemon) -> None:
     for event in daemon.launcher.left_in_slot(daemon.table.launcher.owed):
         daemon.feed(event)
     daemon.launcher.close(daemon.table.launcher)
+    await daemon.launcher.closed()  # nothing of the table is left open once `run` returns
     daemon.snapshots.close(daemon.table)
     daemon.wakeup.cancel()
     daemon.answers.cancel()
