@@ -1,8 +1,10 @@
-"""The card ejector as the daemon knows it: `Ejector`, what it asks of a launcher, and
-`Report`, what a launcher tells it back. Both ejectors meet it: `GpioEjector`
-(gpio_ejector.py) on the Pi's own pins, `SerialEjector` (serial_ejector.py) on a controller
-at the end of a serial line. Either dispenses exactly n cards, counted by the break-beam at
-the slot, by the firmware's one set of rules for a card's life (firmware/dispenser.py).
+"""The card ejector: dispense exactly n cards, counted by the break-beam at the slot.
+
+`Ejector` is what the daemon asks of a launcher, and `Report` what a launcher tells it back;
+both ejectors meet it: `GpioEjector` (gpio_ejector.py) on the Pi's own pins, `SerialEjector`
+(serial_ejector.py) on a controller at the end of a serial line. A card's life has one set of
+rules, the firmware's `Dispenser` (firmware/dispenser.py), run by the controller on its own
+pins and by `GpioEjector` on the Pi's.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from firmware.dispenser import JAM_US
+from firmware.gate import JAM_US
 
 from .serial_dispense import Sent
 

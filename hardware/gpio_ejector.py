@@ -1,12 +1,11 @@
-"""The launcher on the Pi's own pins (`GpioEjector`): dispense exactly n cards, counted by
-the break-beam at the slot, as hardware/ejector.py's `Ejector` promises.
+"""The card ejector on the Pi's own pins: a motor, the break-beam at the slot, a hopper switch.
 
 A card's life has one set of rules, the firmware's `Dispenser` (firmware/dispenser.py), run
-by the controller on its own pins and by `GpioEjector` on the Pi's: a card counts when its
-back end has cleared the beam and the beam has stayed clear for a moment, so a flicker inside
-a card or a glitch shorter than a card never counts; at the n-th card the motor stops at once
-and runs backwards briefly, pulling the next card back into the hopper, but never against a
-hand clearing a jam; no beam edge for the jam time while the motor runs is a jam.
+here as the controller runs it on its own pins: a card counts when its back end has cleared
+the beam and the beam has stayed clear for a moment, so a flicker inside a card or a glitch
+shorter than a card never counts; at the n-th card the motor stops at once and runs backwards
+briefly, pulling the next card back into the hopper, but never against a hand clearing a jam;
+no beam edge for the jam time while the motor runs is a jam.
 
 A card is let go only when the owner's record allows it (`may_feed`): before the motor starts
 and after each card counted, the record must already say how many will be owed once the
@@ -15,23 +14,32 @@ the record catches up, and stops, before the next card can reach the slot's mout
 not; `recheck` starts it again. So a record on disk never counts a card that has left as
 still owed.
 
-The motor never runs without the loop's attention for long: with a `MotorLease`, every drive
-holds a lease of LEASE seconds, renewed every HEARTBEAT while the motor runs, and the lease's
-own thread stops the motor if the loop stalls past it (hardware/motor_lease.py). The beam's
-edges of a stall keep their own times: the cards still owed are counted as usual, the motor
-starts again for the rest, and a card that a stalled loop let out past the count is reported
-too (`CardCounted` with nothing owed), so no card that left goes uncounted.
+The motor stops by itself at the count allowed, as on the controller: it goes through the
+firmware's `Gate` (firmware/gate.py), told each beam edge on the pin backend's own thread
+(`beam_edge_now`; docs/architecture.md, "The thread border"), under a lock of its own: a
+card's front beyond the count asked, or beyond the record's, stops it whatever the loop does.
+
+The motor never runs without the loop's attention for long: a running motor holds a
+`MotorLease` of LEASE seconds, renewed every HEARTBEAT, whose own thread stops the motor if
+the loop stalls past it. The edges of a stall keep their own times: the cards owed are
+counted as usual, the motor starts again for the rest, and a card out past the count all the
+same (a backend that hands edges on late) is reported too, with nothing owed.
 """
 
+from __future__ import annotations
+
 import logging
+import threading
 from collections.abc import Callable
 from typing import Protocol
 
 from firmware.dispenser import MIN_CARD_US, RUNNING, Dispenser
+from firmware.gate import Gate
 from firmware.protocol import CARD, DONE, EMPTY, JAM
 
 from .clock import Clock, Timer
 from .ejector import DEFAULT_JAM_TIME, US, CardCounted, Halted, Report
+from .firmware_faces import DispenserFace, GateFace
 from .motor_lease import MotorLease
 from .serial_dispense import Sent
 
@@ -54,44 +62,14 @@ class RollerMotor(Protocol):
     def stop(self) -> None: ...
 
 
-class _Dispenser(Protocol):
-    """What `GpioEjector` asks of the firmware's `Dispenser` (MicroPython, unannotated):
-    times and counts are whole microseconds and cards."""
-
-    jam_us: int
-    state: int
-    asked: int
-    counted: int
-    kept: int
-    held: bool
-
-    @property
-    def stuck(self) -> bool: ...
-
-    def start(self, count: int, now: int) -> None: ...
-
-    def keep(self, counted: int, now: int) -> None: ...
-
-    def restart(self, now: int) -> None: ...
-
-    def stop(self, reason: int | str, now: int) -> None: ...
-
-    def beam(self, clear: bool, t: int) -> None: ...
-
-    def hopper_emptied(self, now: int) -> None: ...
-
-    def next_due(self) -> int | None: ...
-
-    def poll(self, now: int) -> None: ...
-
-
 class GpioEjector:
     """The launcher on gpiozero devices: a `Motor`, beam edges fed to `beam`, a hopper switch,
     its cards' lives the firmware's `Dispenser`'s.
 
-    Beam edges arrive through `beam(clear, time)` (or `edge`) from whoever owns the pin
-    callbacks (the daemon, on its loop); reports go to `on_report`. Everything runs on one
-    thread, but the lease's stop."""
+    Beam edges arrive twice: at once, on the pin backend's thread, through `beam_edge_now`
+    (the gate's), and through `beam(clear, time)` (or `edge`) from whoever owns the pin
+    callbacks (the daemon, on its loop); reports go to `on_report`. Everything runs on the
+    loop's thread but `beam_edge_now` and the lease's stop."""
 
     link_up = True  # the Pi's own pins
     sent = None  # no controller runs a dispense of its own
@@ -114,8 +92,13 @@ class GpioEjector:
         self._beam_clear = beam_clear
         self._may_feed = may_feed
         self._lease = lease
-        self._dispenser: _Dispenser = Dispenser(
-            self._drive, beam_clear, hopper_empty, self._progress
+        # The gate's fields and the motor are touched from the pin backend's thread too: under
+        # this lock (re-entrant: a simulated motor may move the beam in the same call).
+        self._lock = threading.RLock()
+        gate = Gate(self._set_motor, self._now, hold=self._hold, let_go=self._let_go)
+        self._gate: GateFace = gate
+        self._dispenser: DispenserFace = Dispenser(
+            None, beam_clear, hopper_empty, self._progress, self._gate
         )
         self.jam_time = jam_time
         self.owed = 0
@@ -159,7 +142,7 @@ class GpioEjector:
             raise ValueError("cannot dispense fewer than no cards")
         self.owed += count
         if self._dispenser.state == RUNNING:
-            self._dispenser.asked += count  # the dispense running takes them on
+            self._dispenser.add(count)  # the dispense running takes them on
         elif self.owed > 0 and self.fault is None and not self._waiting:
             self._waiting = True
             self.recheck()
@@ -205,6 +188,10 @@ class GpioEjector:
             self.beam(active, time)
         elif name == "launcher.empty" and active:
             self.hopper_emptied()
+
+    def beam_edge_now(self, clear: bool, time: float) -> None:
+        """A beam edge as it happens, from any thread: the gate may stop the motor there."""
+        self._gate.edge(clear, round(time * US))
 
     def beam(self, clear: bool, time: float) -> None:
         """A beam edge: `clear` False when a card starts blocking it, True when it has passed."""
@@ -253,6 +240,7 @@ class GpioEjector:
         if self._due is not None:
             self._due.cancel()
             self._due = None
+        self._attend()
         due = dispenser.next_due()
         if due is not None:
             self._due = self._clock.call_at(due / US, self._poll)
@@ -262,12 +250,16 @@ class GpioEjector:
         self._dispenser.poll(self._now())
         self._settle()
 
-    def _drive(self, duty: int) -> None:
-        """The dispenser's motor: per mille, negative backwards."""
-        if duty and self._lease is not None:
-            self._lease.renew(LEASE)
-            if self._beat is None:
-                self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
+    def _hold(self) -> int:
+        self._lock.acquire()
+        return 1
+
+    def _let_go(self, _state: int) -> None:
+        self._lock.release()
+
+    def _set_motor(self, duty: int) -> None:
+        """The gate's motor (under its lock, from either thread): per mille, negative
+        backwards."""
         if self._duty > 0 and duty <= 0:
             self._stopped_at = self._clock.now()
         self._duty = duty
@@ -277,25 +269,33 @@ class GpioEjector:
             self._motor.backward(-duty / 1000)
         else:
             self._motor.stop()
+
+    def _attend(self) -> None:
+        """The lease follows the motor: held while it runs, renewed at each step and every
+        HEARTBEAT. One that ran out (the loop stalled) stopped the motor: a feed goes on with
+        a fresh start, a retract stays cut short."""
+        lease = self._lease
+        if lease is None:
+            return
+        if self._duty != 0 and not lease.renew(LEASE):
+            log.warning("the loop stalled past the motor's lease: the launcher starts again")
+            with self._lock:
+                self._duty = 0  # the lease's thread stopped it
+            if self._dispenser.state == RUNNING and not self._dispenser.held:
+                self._dispenser.restart(self._now())
+            else:
+                self._gate.drive(0)
+        if self._duty == 0:
+            lease.end()
             if self._beat is not None:
                 self._beat.cancel()
                 self._beat = None
-            if self._lease is not None:
-                self._lease.end()
+        elif self._beat is None:
+            self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
 
     def _heartbeat(self) -> None:
-        """The loop still attends to the motor: renew its lease. A lease that ran out (the
-        loop stalled) stopped the motor: a feed goes on with a fresh start."""
-        assert self._lease is not None
+        """The loop still attends to the motor."""
         self._beat = None
-        if self._lease.renew(LEASE):
-            self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
-            return
-        log.warning("the loop stalled past the motor's lease: the launcher starts again")
-        if self._dispenser.state == RUNNING and not self._dispenser.held:
-            self._dispenser.restart(self._now())
-        else:  # a retract the lease cut short: the roller stays where it is
-            self._drive(0)
         self._settle()
 
     def _past_count(self, clear: bool, time: float) -> None:

@@ -1,14 +1,11 @@
 """One dispense on a launcher controller at the end of a serial line, and what the
-controller's banners (firmware/PROTOCOL.md: INFO, RESET) say about itself and about it."""
+controller's reset banner (firmware/PROTOCOL.md, RESET) says about it."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 from firmware import protocol as p
-
-log = logging.getLogger(__name__)
 
 Sent = tuple[int, int, int]  # a dispense's (id, cards asked for, cards counted so far)
 ENDS = {p.DONE: "done", p.JAM: "jam", p.EMPTY: "empty", p.HOST_LOST: "host lost"}
@@ -21,9 +18,11 @@ class SerialDispense:
     asked: int
     seen: int = 0
     restored: bool = False  # sent by a daemon before this one: it may have dealt unheard
-    # The most cards the controller may have been let past: 0 once the DISPENSE has left (its
-    # first card needs no word), the count of each KEPT sent after; None before it left.
+    # The most cards the controller may have been let past: 0 once the DISPENSE was written to
+    # the line (its first card needs no word), the count of each KEPT written after; None
+    # before (a frame only queued cannot have been taken).
     let_past: int | None = None
+    stopping: bool = False  # STOP sent: the host owes none of the cards it still asks for
 
     def __post_init__(self) -> None:
         if self.restored:
@@ -53,18 +52,3 @@ def counted_at_reset(during: SerialDispense | None, kept_id: int, kept_counted: 
     if kept_id != 0 or during.let_past is None:
         return None
     return min(max(during.seen, during.let_past + 1), during.asked)
-
-
-def controller_info(payload: bytes) -> tuple[str, str | None]:
-    """The firmware's version from a controller's INFO, and why the controller cannot be used
-    (it speaks another protocol), or None; both logged."""
-    version, major, minor, patch, board = p.unpack(p.INFO_FORMAT, payload)
-    firmware = f"{major}.{minor}.{patch}"
-    log.info(
-        "launcher controller: firmware %s, protocol %d, board %s", firmware, version, board.hex()
-    )
-    if version == p.PROTOCOL_VERSION:
-        return firmware, None
-    refused = f"firmware speaks protocol {version}, not {p.PROTOCOL_VERSION}"
-    log.error("launcher controller refused: %s", refused)
-    return firmware, refused

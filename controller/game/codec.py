@@ -24,11 +24,8 @@ from typing import Any
 
 from ..errors import UndecodableSnapshot
 from ..settings import Settings, setting
-from . import summary, turns
+from . import evening_codec, summary, turns
 from .codec_records import (
-    checked_count,
-    checked_seat,
-    checked_seconds,
     seat_stats,
     standing_list,
     standings_of,
@@ -37,6 +34,9 @@ from .codec_records import (
 )
 from .effects import Effect
 from .frozen import replace
+from .kept_values import count as _count
+from .kept_values import seat as _seat
+from .kept_values import seconds as _seconds
 from .state import (
     MAX_OWED,
     ROUND_PHASES,
@@ -48,7 +48,10 @@ from .state import (
     Turn,
 )
 
-FORMAT = 2  # 2: the round's finish, its places, the evening's standings, SLAP times
+# 2: the round's finish, its places, the evening's standings, SLAP times; 3: players' names
+# and the score to target_score (a format 2 snapshot resumes without them).
+FORMAT = 3
+READ_FORMATS = frozenset({2, FORMAT})
 KEPT_PHASES = frozenset({Phase.SEATING, Phase.EXTREME, Phase.ROUND_OVER})
 REASONS = frozenset({"timeout", "slap", "hit", "quick", "restart"})
 MODES = frozenset(setting("mode").options)
@@ -85,6 +88,7 @@ def encode(table: Table, now: float) -> dict[str, Any]:
             "cards_out": launcher.cards_out,
             "jams": launcher.jams,
         },
+        **evening_codec.encode(table),
     }
 
 
@@ -136,27 +140,27 @@ def _decode(
     rng: random.Random,
     left: float | None,
 ) -> Table:
-    if data["format"] != FORMAT:
+    if data["format"] not in READ_FORMATS:
         raise UndecodableSnapshot(f"format {data['format']!r}, not {FORMAT}")
     if data["stations"] != stations:
-        raise UndecodableSnapshot(f"a table of {data['stations']} seats, not {stations}")
+        raise UndecodableSnapshot(f"a table of {data['stations']!r} seats, not {stations}")
     seats = range(1, stations + 1)
-    listed = [checked_seat(s, seats) for s in data["seated"]]
+    listed = [_seat(s, seats) for s in data["seated"]]
     seated = frozenset(listed)
     if len(seated) != len(listed):
         raise UndecodableSnapshot("a seat listed twice")
     phase = Phase(data["phase"])
-    stats = {checked_seat(int(s), seats): seat_stats(v) for s, v in data["stats"].items()}
+    stats = {_seat(int(s), seats): seat_stats(v) for s, v in data["stats"].items()}
     queue = tuple(_delivery(d, seats) for d in data["launcher"]["queue"])
     if sum(delivery.cards for delivery in queue) > MAX_OWED:
         raise UndecodableSnapshot(f"more than {MAX_OWED} cards owed")
     launcher = Launcher(
         queue=queue if has_launcher else (),
-        misses=checked_count(data["launcher"]["misses"]),
-        cards_out=checked_count(data["launcher"]["cards_out"]),
-        jams=checked_count(data["launcher"]["jams"]),
+        misses=_count(data["launcher"]["misses"]),
+        cards_out=_count(data["launcher"]["cards_out"]),
+        jams=_count(data["launcher"]["jams"]),
     )
-    picks = tuple(checked_seat(s, seats) for s in data["picks"])
+    picks = tuple(_seat(s, seats) for s in data["picks"])
     table = Table(
         settings=settings,
         stations=stations,
@@ -175,6 +179,7 @@ def _decode(
     if phase not in (Phase.SEATING, Phase.ROUND_OVER):
         table = replace(table, round_mode=str(mode))
     table = replace(table, standings=standings_of(data["standings"], seats))
+    table = evening_codec.decode(data, table)
     table = _with_places(table, phase, data["finish"], data["places"], seats)
     if phase in KEPT_PHASES:
         kept = data["summary"]
@@ -182,12 +187,12 @@ def _decode(
             if kept is None:
                 raise UndecodableSnapshot("a round over without its summary")
             winner = kept["winner"]
-            if winner is not None and checked_seat(winner, seats) not in seated:
+            if winner is not None and _seat(winner, seats) not in seated:
                 raise UndecodableSnapshot(f"a winner at seat {winner}, where nobody sits")
             if table.places and winner != table.places[0]:
                 raise UndecodableSnapshot(f"a winner at seat {winner}, not the first place")
             over = replace(table, phase=phase, summary=Summary(winner, 0, now))
-            page = checked_count(kept["page"])
+            page = _count(kept["page"])
             if page >= len(summary.pages(over)):
                 raise UndecodableSnapshot(f"summary page {page} of {len(summary.pages(over))}")
             return replace(over, summary=Summary(winner, page, now))
@@ -204,13 +209,13 @@ def _decode(
         deadline = table.turn.deadline
         kept_left = None if deadline is None else deadline - now
     elif phase in (Phase.TURN, Phase.PAUSED) and turn is not None:
-        seat = checked_seat(turn["seat"], seats)
+        seat = _seat(turn["seat"], seats)
         if seat not in seated:
             raise UndecodableSnapshot(f"a turn of seat {seat}, where nobody sits")
         if seat in table.places:
             raise UndecodableSnapshot(f"a turn of seat {seat}, out with a place")
-        played = checked_seconds(turn["played"])
-        kept_left = None if turn["left"] is None else checked_seconds(turn["left"])
+        played = _seconds(turn["played"])
+        kept_left = None if turn["left"] is None else _seconds(turn["left"])
     else:
         raise UndecodableSnapshot(f"a {phase.value} phase without a turn")
     if left is not None and kept_left is not None:
@@ -228,7 +233,7 @@ def _decode(
 
 def _with_places(table: Table, phase: Phase, finish: object, listed: Any, seats: range) -> Table:
     """The round's finish and the places taken, as only a game can leave them."""
-    places = tuple(checked_seat(s, seats) for s in listed)
+    places = tuple(_seat(s, seats) for s in listed)
     if len(set(places)) != len(places):
         raise UndecodableSnapshot("a place taken twice")
     if not set(places) <= table.seated:
@@ -252,6 +257,6 @@ def _with_places(table: Table, phase: Phase, finish: object, listed: Any, seats:
 
 def _delivery(value: Any, seats: range) -> Delivery:
     seat, cards, reason = value
-    if reason not in REASONS or not 1 <= checked_count(cards) <= MAX_OWED:
+    if reason not in REASONS or not 1 <= _count(cards) <= MAX_OWED:
         raise UndecodableSnapshot(f"{value!r} is not a delivery")
-    return Delivery(None if seat is None else checked_seat(seat, seats), cards, reason)
+    return Delivery(None if seat is None else _seat(seat, seats), cards, reason)

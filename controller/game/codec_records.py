@@ -9,7 +9,10 @@ from typing import Any
 
 from ..errors import UndecodableSnapshot
 from ..settings import setting
-from .state import MAX_COUNT, SeatStanding, SeatStats, SlapTimes, Standings
+from .kept_values import count as _count
+from .kept_values import seat as _seat
+from .kept_values import seconds as _seconds
+from .state import SeatStanding, SeatStats, SlapTimes, Standings
 
 # The slowest reaction a race can time: a press within the longest window.
 MAX_SLAP_MS = 1000 * max(int(o) for o in setting("slap_window").options)
@@ -47,43 +50,25 @@ def slap_list(times: SlapTimes) -> list[int | None]:
     return [times.presses, times.total_ms, times.best_ms]
 
 
-def checked_seat(value: object, seats: range) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in seats:
-        raise UndecodableSnapshot(f"no seat {value!r} at this table")
-    return value
-
-
-def checked_count(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise UndecodableSnapshot(f"{value!r} is not a count")
-    return value
-
-
-def checked_seconds(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e7:
-        raise UndecodableSnapshot(f"{value!r} is not a number of seconds")
-    return float(value)
-
-
 def seat_stats(value: Any) -> SeatStats:
     turns_, timeouts, slaps, cards, seconds, presses, total_ms, best_ms = value
     return SeatStats(
-        turns=checked_count(turns_),
-        timeouts=checked_count(timeouts),
-        slaps_lost=checked_count(slaps),
-        launcher_cards=checked_count(cards),
-        turn_time=checked_seconds(seconds),
+        turns=_count(turns_),
+        timeouts=_count(timeouts),
+        slaps_lost=_count(slaps),
+        launcher_cards=_count(cards),
+        turn_time=_seconds(seconds),
         slap=slap_times(presses, total_ms, best_ms),
     )
 
 
 def slap_times(presses: object, total_ms: object, best_ms: object) -> SlapTimes:
-    count, total = checked_count(presses), checked_count(total_ms)
+    count, total = _count(presses), _count(total_ms)
     if not count:
         if total or best_ms is not None:
             raise UndecodableSnapshot("SLAP times without a press")
         return SlapTimes()
-    best = checked_count(best_ms)
+    best = _count(best_ms)
     # The best is no slower than the average, and no press is slower than a race lasts.
     if not best * count <= total <= count * MAX_SLAP_MS:
         raise UndecodableSnapshot(f"SLAP times {[count, total, best]!r} no race gives")
@@ -91,9 +76,9 @@ def slap_times(presses: object, total_ms: object, best_ms: object) -> SlapTimes:
 
 
 def standings_of(value: Any, seats: range) -> Standings:
-    rounds = checked_count(value["rounds"])
+    rounds = _count(value["rounds"])
     kept = {
-        checked_seat(int(seat), seats): seat_standing(entry, rounds, len(seats))
+        _seat(int(seat), seats): seat_standing(entry, rounds, len(seats))
         for seat, entry in value["seats"].items()
     }
     # Every round counted has one winner, a seat that sat in it.
@@ -105,11 +90,11 @@ def standings_of(value: Any, seats: range) -> Standings:
 def seat_standing(value: Any, rounds: int, stations: int) -> SeatStanding:
     played, wins, placed, place_total, timeouts, presses, total_ms, best_ms = value
     standing = SeatStanding(
-        rounds=checked_count(played),
-        wins=checked_count(wins),
-        placed=checked_count(placed),
-        place_total=checked_count(place_total),
-        timeouts=checked_count(timeouts),
+        rounds=_count(played),
+        wins=_count(wins),
+        placed=_count(placed),
+        place_total=_count(place_total),
+        timeouts=_count(timeouts),
         slap=slap_times(presses, total_ms, best_ms),
     )
     if not (

@@ -14,7 +14,9 @@ from ..game import Configure, Event, Table
 from ..requests import (
     ChangeSettings,
     DealCards,
+    EnterPoints,
     GameCommand,
+    NameSeat,
     Request,
     RereadSettings,
     ResetSettings,
@@ -44,7 +46,7 @@ def carry_out(daemon: Daemon, request: Request, *, by_hand: bool) -> Settings | 
     """`request` carried out now, on the loop; `by_hand`: asked at the table's own menu."""
     now = daemon.clock.now()
     match request:
-        case GameCommand():
+        case GameCommand() | NameSeat() | EnterPoints():
             return Stepped(tuple(daemon.feed(request.event(now))), daemon.table)
         case DealCards():
             return Stepped(tuple(daemon.feed(request.event(now, by_hand=by_hand))), daemon.table)

@@ -70,7 +70,7 @@ def first_steps(
         # Drawn at once, step by step: a screen that cannot be drawn fails here, before
         # the step's table is handed to the snapshot (the bad game is kept as it was).
         for lines in notices:
-            daemon.renderer.notice(lines)
+            daemon.renderer.notice(lines, while_paused=lines == RESUMED)
         for event in first:
             daemon.feed(event)
     except Exception as err:
