@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from controller import __version__
 from controller.errors import DamagedFile, UndecodableSnapshot
 from controller.game import Phase, Tick, codec, render, step, summary
+from controller.game.codec_records import MAX_SLAP_MS
 from controller.settings import SETTINGS, Settings
 from controller.simulation.table import SimTable
 from controller.storage import owed, snapshot
@@ -30,7 +31,7 @@ seconds = st.floats(0, 10**5).map(lambda value: round(value, 3))  # as the daemo
 few = st.integers(0, 4)
 # SLAP reaction times (presses, total ms, best ms): none, and some a race gives or not.
 slap_times = st.just((0, 0, None)) | st.tuples(
-    few, st.integers(0, 4 * codec.MAX_SLAP_MS), st.none() | st.integers(0, codec.MAX_SLAP_MS)
+    few, st.integers(0, 4 * MAX_SLAP_MS), st.none() | st.integers(0, MAX_SLAP_MS)
 )
 # Times a race does give: the best no slower than the average.
 race_times = st.just((0, 0, None)) | st.builds(

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.errors import MessageRefused
-from controller.mqtt.inbound import MAX_PAYLOAD, MAX_REASON, Order, order, settings_update
+from controller.remote.inbound import MAX_PAYLOAD, MAX_REASON, Order, order, settings_update
 from controller.requests import MAX_DEAL, EnterPoints, NameSeat
 from controller.settings import SETTINGS
 
