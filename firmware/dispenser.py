@@ -119,7 +119,10 @@ class Dispenser:
         if self.state != RUNNING or counted <= self.kept:
             return
         self.kept = counted
-        self._allow()
+        if self._allow():
+            # The gate had stopped the motor at the old limit, maybe before this loop was
+            # handed that edge: the dispenser holds with it, and runs again when it may.
+            self._hold()
         if self.kept < self.counted:
             return
         self._hold_at = None
@@ -231,12 +234,9 @@ class Dispenser:
         self._drive(0)
 
     def _allow(self):
-        if self._gate is None or self.state != RUNNING:
-            return
-        if self._gate.allow(self.limit):
-            # The gate had stopped the motor at the old limit, maybe before this loop was
-            # handed that edge: the dispenser holds with it, and runs again when it may.
-            self._hold()
+        """The gate lets the cards now allowed leave; True when it had stopped the motor at
+        the old limit (gate.py)."""
+        return self._gate is not None and self.state == RUNNING and self._gate.allow(self.limit)
 
     def _count_due(self, now, force=False):
         cleared = self._sight.cleared_at
