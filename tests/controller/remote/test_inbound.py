@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -73,9 +74,10 @@ bad_commands = st.one_of(
             {"action": "name", "seat": 1, "name": "Anna", "points": 3},
         ]
     ).map(lambda d: json.dumps(d).encode()),
-    st.builds(lambda name: {"action": "name", "seat": 1, "name": name}, st.text(min_size=13)).map(
-        lambda d: json.dumps(d).encode()
-    ),
+    # Too long even trimmed and composed ("000000000000 " is twelve characters).
+    st.text(min_size=13)
+    .filter(lambda name: len(unicodedata.normalize("NFC", name).strip()) > 12)
+    .map(lambda name: json.dumps({"action": "name", "seat": 1, "name": name}).encode()),
     json_values.filter(lambda p: not (type(p) is int and 0 <= p <= 999)).map(
         lambda p: json.dumps({"action": "points", "seat": 2, "points": p}).encode()
     ),
