@@ -13,7 +13,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from .conftest import free_port, password_file
+from tests.ports import free_port
+
+from .conftest import password_file
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[2]

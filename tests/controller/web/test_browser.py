@@ -24,9 +24,10 @@ from selenium.webdriver.support.ui import Select
 
 from controller.settings import BY_KEY, MEANINGS
 from controller.web.connections import MAX_STREAMS_PER_CLIENT
+from tests.ports import free_port
 
 from .browser import A11Y, WAIT, chromium, js, on_a_phone, shoot, until
-from .conftest import PASSWORD, free_port
+from .conftest import PASSWORD
 from .running_table import RunningTable
 
 
