@@ -76,6 +76,9 @@ class PicoDouble:
         self.scratch = [0, 0, 0, 0]
         self.interrupt_stops = 0  # the motor stopped by an interrupt handler of the firmware
         self.failed: str | None = None
+        # Called on the mechanics' thread as the main loop disables interrupts, before it may
+        # go on: a test acts at that moment.
+        self.on_hold: Callable[[], None] | None = None
         self._server = socket.create_server(("127.0.0.1", 0))
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -186,10 +189,16 @@ class PicoDouble:
     def _halt(self) -> None:
         """The board loses its power: the driver's inputs fall low and the roller stops at that
         moment, whatever the process was about to do; then the process goes. The mechanics
-        are carried to the moment first, the board still powered: every edge on the way runs
-        its handler, as it did on the board, but while the main loop had interrupts disabled:
-        then none runs any more, and the roller runs on with its last drive to the moment."""
+        are carried to the moment first, the board still powered, each edge on the way
+        running its handler as it did on the board. A main loop that has interrupts disabled
+        ends that first (its process may be frozen there): on the board it holds them off for
+        microseconds, and the power goes before it or after it, never in between."""
         self._written()  # what the board wrote before its power went
+        while self._held:
+            line = self._deferred.pop(0) if self._deferred else self._line(wait=True)
+            if line is None:
+                break  # the process went
+            self._take(line)
         events, writes = self._events, self._writes
         self._events = self._writes = None  # no power: no handler runs any more
         if self._held:
@@ -248,16 +257,22 @@ class PicoDouble:
             line = self._deferred.pop(0) if self._deferred else self._line(wait=False)
             if line is None:
                 return
-            if line == b"I":
-                self.physics.hold()  # caught up to now first: every edge before has run
-                self._held = True
-                if self._events is not None:
-                    self._events.sendall(b"A\n")
-            elif line == b"U":
-                self._held = False
-                self.physics.release()
-            else:
-                self._apply(line, handler=False)
+            self._take(line)
+
+    def _take(self, line: bytes) -> None:
+        """A line the main loop wrote: interrupts disabled or enabled, or a write."""
+        if line == b"I":
+            self.physics.hold()  # caught up to now first: every edge before has run
+            self._held = True
+            if self.on_hold is not None:
+                self.on_hold()
+            if self._events is not None:
+                self._events.sendall(b"A\n")
+        elif line == b"U":
+            self._held = False
+            self.physics.release()
+        else:
+            self._apply(line, handler=False)
 
     def _lockstep(self, event: bytes) -> None:
         """Hand the firmware an event and wait for its handler's end, applying what it wrote."""
