@@ -190,23 +190,26 @@ class PicoDouble:
         """The board loses its power: the driver's inputs fall low and the roller stops at that
         moment, whatever the process was about to do; then the process goes. The mechanics
         are carried to the moment first, the board still powered, each edge on the way
-        running its handler as it did on the board. A main loop that has interrupts disabled
-        ends that first (its process may be frozen there): on the board it holds them off for
-        microseconds, and the power goes before it or after it, never in between."""
+        running its handler as it did on the board (a frozen process answers when it comes
+        back), and stand there while the power goes, however long that took. A main loop that
+        has interrupts disabled ends that first (its process may be frozen there): on the
+        board it holds them off for microseconds, and the power goes before it or after it,
+        never in between."""
         self._written()  # what the board wrote before its power went
         while self._held:
             line = self._deferred.pop(0) if self._deferred else self._line(wait=True)
             if line is None:
                 break  # the process went
             self._take(line)
+        if not self._held:
+            self.physics.catch_up()
+            self.physics.hold()  # there the power goes, however long that took
         events, writes = self._events, self._writes
         self._events = self._writes = None  # no power: no handler runs any more
-        if self._held:
-            self._held = False
-            self.physics.release()
-        self.physics.catch_up()
         for pin in self._motor.values():
             pin.state = 0
+        self._held = False
+        self.physics.release()
         if self._process is not None:
             self._process.kill()
             self._process.wait()
