@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hardware.clock import LoopClock
-from hardware.ejector import CardCounted, Report
+from hardware.ejector import CardCounted, Halted, Report
 from hardware.serial_ejector import SerialEjector
 from tests.firmware.pico_double import PicoDouble
 
@@ -18,6 +18,7 @@ FROZEN = 0.5  # seconds the firmware's process stands frozen
 CUT_AFTER = 0.3  # seconds into the freeze the power goes
 FROZEN_LONG = 1.0
 STARVED_SHORT = 0.2  # the mechanics' thread goes without the processor, then the power goes
+STARVED = 1.2  # seconds the mechanics' thread goes without the processor: past the jam time
 
 
 async def _until(done: Callable[[], bool], pico: PicoDouble, within: float = 30.0) -> None:
@@ -102,3 +103,34 @@ def test_a_power_cut_while_the_process_is_frozen_stops_the_roller_at_the_cut(tmp
 
     counted, out = _cut_while_frozen(tmp_path, 6, soon)
     assert counted == 2 and counted - 1 <= out <= counted, (counted, out)
+
+
+def test_a_starved_mechanics_thread_is_no_jam(tmp_path: Path):
+    """The mechanics' thread gets no processor for longer than the jam time while the roller
+    runs (a loaded machine): the firmware's clock is theirs and stands with them, as a Pico's
+    interrupts never lag its clock; the cards go on and none is taken for a jam."""
+
+    async def main() -> list[Report]:
+        pico = PicoDouble(seed=6, log=tmp_path / "firmware.log")
+        reports: list[Report] = []
+        clock = LoopClock(asyncio.get_running_loop())
+
+        def heard(report: Report) -> None:
+            if not reports:  # the first card is out: the roller runs for the second
+                pico.starve(STARVED)
+            reports.append(report)
+
+        host = SerialEjector(pico.port, clock=clock, on_report=heard)
+        try:
+            await _until(lambda: host.link_up, pico)
+            host.dispense(4)
+            await _until(lambda: any(isinstance(r, Halted) for r in reports), pico)
+            assert pico.cards_out == 4
+            return reports
+        finally:
+            host.close()
+            pico.close()
+
+    reports = asyncio.run(main())
+    assert [r.reason for r in reports if isinstance(r, Halted)] == ["done"]
+    assert sum(isinstance(r, CardCounted) for r in reports) == 4
