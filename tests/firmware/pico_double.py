@@ -75,6 +75,7 @@ class PicoDouble:
         self._writes: socket.socket | None = None
         self._buffer = bytearray()
         self._deferred: list[bytes] = []  # lines to take up once the edge in hand is done
+        self._masked: list[bytes] | None = None  # edges while the main loop has interrupts off
         self._timers: list[Timer] = []
         self.scratch = [0, 0, 0, 0]
         self.interrupt_stops = 0  # the motor stopped by an interrupt handler of the firmware
@@ -164,11 +165,16 @@ class PicoDouble:
 
     def _edge_of(self, number: int) -> Callable[[float, bool], None]:
         def changed(ticks: float, state: bool) -> None:
-            self._lockstep(b"E %d %d %d\n" % (number, 1 if state else 0, us(ticks)))
+            event = b"E %d %d %d\n" % (number, 1 if state else 0, us(ticks))
+            if self._masked is not None:
+                self._masked.append(event)  # interrupts are off: its handler runs after
+            else:
+                self._lockstep(event)
 
         return changed
 
     def _boot(self, cause: int) -> None:
+        now = us(self.physics.now())  # caught up while nothing is powered to hear an edge
         words = [str(w) for w in self.scratch]
         args = [str(self._server.getsockname()[1]), str(cause), self.board_id.hex(), *words]
         self._process = subprocess.Popen(
@@ -185,7 +191,7 @@ class PicoDouble:
         assert self._line(wait=True) == b"hello"
         for number, pin in self._inputs.items():
             self._events.sendall(b"E %d %d 0\n" % (number, 1 if pin.state else 0))
-        self._events.sendall(b"N %d\nR\n" % us(self.physics.now()))  # its clock, then go
+        self._events.sendall(b"N %d\nR\n" % now)  # its clock, then go
         self._writes.setblocking(False)
         self._loop.add_reader(self._writes.fileno(), self._written)
         self._every(CLOCK_S, self._tell_time)
@@ -269,6 +275,9 @@ class PicoDouble:
         self.physics.hold(catch_up=False)
         if self.on_hold is not None:
             self.on_hold()
+        # An edge that a write makes at this very moment (a roller reversed with a card's
+        # front just at the beam) waits, as on the board, for interrupts to be enabled.
+        self._masked = masked = []
         depth = 0
         line: bytes | None = b"I"
         try:
@@ -280,11 +289,14 @@ class PicoDouble:
                 elif line == b"U":
                     depth -= 1
                     if not depth:
-                        return
+                        break
                 else:
                     self._apply(line, handler=False)
                 line = self._deferred.pop(0) if self._deferred else self._line(wait=True)
         finally:
+            self._masked = None
+            for event in masked:
+                self._lockstep(event)
             self.physics.release()
 
     def _lockstep(self, event: bytes) -> None:

@@ -40,8 +40,10 @@ def leave():
 
 
 def reach(at):
-    """The mechanics have come to `at`: every edge before it has run its handler."""
-    _reached[0] = at
+    """The mechanics have come to `at`: every edge before it has run its handler (an edge's
+    own time may lie a moment before the last time told: the clock never goes back)."""
+    if ticks_diff(at, _reached[0]) > 0:
+        _reached[0] = at
 
 
 def ticks_us():
