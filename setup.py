@@ -2,6 +2,7 @@
 every message catalog's source, controller/locale/LANG/LC_MESSAGES/DOMAIN.po, compiled with
 Babel into the .mo file the table reads at run time (git keeps only the sources)."""
 
+import os
 from pathlib import Path
 
 from setuptools import setup
@@ -26,8 +27,12 @@ class BuildWithCatalogs(build_py):
                 catalog = read_po(po)
             compiled = target / source.relative_to(HERE).with_suffix(".mo")
             compiled.parent.mkdir(parents=True, exist_ok=True)
-            with compiled.open("wb") as mo:
+            # Whole or not at all: ./dev installs into each Python's environment at once,
+            # and every editable install writes the same files in the checkout.
+            partial = compiled.with_name(f".{compiled.name}.{os.getpid()}")
+            with partial.open("wb") as mo:
                 write_mo(mo, catalog)
+            os.replace(partial, compiled)
 
 
 setup(cmdclass={"build_py": BuildWithCatalogs})
