@@ -133,7 +133,7 @@ def test_the_wheel_carries_every_catalog_compiled(tmp_path):
     # the sources alone: the checkout's compiled catalogs must not be what it ships.
     checkout = Path(catalogs.__file__).parents[1]
     project = tmp_path / "project"
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "README.md"):
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(checkout / name, project / name)
     for package in ("controller", "hardware", "firmware"):

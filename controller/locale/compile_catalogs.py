@@ -1,14 +1,15 @@
-"""The project's build is setuptools' (pyproject.toml holds its metadata) with one step more:
-every message catalog's source, controller/locale/LANG/LC_MESSAGES/DOMAIN.po, compiled with
-Babel into the .mo file the table reads at run time (git keeps only the sources)."""
+"""The project's build is setuptools' (pyproject.toml holds its metadata) with one step more,
+named there as its `build_py`: every message catalog's source,
+controller/locale/LANG/LC_MESSAGES/DOMAIN.po, compiled with Babel into the .mo file the table
+reads at run time (git keeps only the sources). The build loads this file by its path; it is
+no module of the package, and the wheel does not carry it."""
 
 import os
 from pathlib import Path
 
-from setuptools import setup
 from setuptools.command.build_py import build_py
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[2]  # the project
 LOCALE = Path("controller", "locale")
 
 
@@ -33,6 +34,3 @@ class BuildWithCatalogs(build_py):
             with partial.open("wb") as mo:
                 write_mo(mo, catalog)
             os.replace(partial, compiled)
-
-
-setup(cmdclass={"build_py": BuildWithCatalogs})
