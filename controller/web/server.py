@@ -48,6 +48,7 @@ ASSETS = {  # path: (file, content type); nothing else on the disk is ever serve
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
     "/sentences.js": ("sentences.js", "text/javascript; charset=utf-8"),
+    "/words.js": ("words.js", "text/javascript; charset=utf-8"),
     "/room": ("room.html", "text/html; charset=utf-8"),
     "/room.js": ("room.js", "text/javascript; charset=utf-8"),
     "/room.css": ("room.css", "text/css; charset=utf-8"),

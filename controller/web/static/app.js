@@ -27,16 +27,16 @@ function connect() {
   source = new EventSource(url);
   source.onopen = () => {
     turnedAway = false;
-    text($("link"), "live");
+    text($("link"), _("live"));
     loadRemote(); // a restart, or an expiry while away, signed this page out
   };
   source.onerror = () => {
-    if (!turnedAway) text($("link"), "reconnecting…");
+    if (!turnedAway) text($("link"), _("reconnecting…"));
     if (source.readyState === EventSource.CLOSED) { // refused outright: ask why, then again
       source = null;
       loadRemote().then((remote) => {
         if (remote.view_needs_password && !remote.signed_in) {
-          text($("link"), "sign in to see the table");
+          text($("link"), _("sign in to see the table"));
         } else {
           setTimeout(connect, 2000);
         }
@@ -45,7 +45,7 @@ function connect() {
   };
   source.addEventListener("refused", (m) => {
     turnedAway = true;
-    text($("link"), `${JSON.parse(m.data).error} (trying again)`);
+    text($("link"), _("{reason} (trying again)", { reason: JSON.parse(m.data).error }));
   });
   source.addEventListener("signed_out", () => loadRemote());
   source.addEventListener("state", (m) => showState(JSON.parse(m.data)));
@@ -58,25 +58,31 @@ function connect() {
 }
 
 function showState(state) {
-  const phase = { seating: "Seating: press your button to join", turn: "Playing", slap: "SLAP race!",
-    notice: "Playing", paused: "Paused", round_over: "Round over", extreme: "Extreme" }[state.phase] || state.phase;
-  text($("phase"), `${phase} · mode ${state.mode}${state.asleep ? " · asleep" : ""}`);
+  const phase = { seating: _("Seating: press your button to join"), turn: _("Playing"), slap: _("SLAP race!"),
+    notice: _("Playing"), paused: _("Paused"), round_over: _("Round over"), extreme: modeName("extreme") }[state.phase]
+    || state.phase;
+  const mode = modeName(state.mode);
+  text($("phase"), state.asleep ? _("{phase} · mode {mode} · asleep", { phase, mode })
+    : _("{phase} · mode {mode}", { phase, mode }));
   showNames(state.names || {});
   document.body.dataset.phase = state.phase;
+  const owed = { owed: state.owed };
   const launcher = {
-    none: "No launcher on this table.",
-    idle: "Ready.",
-    dispensing: `Dealing: ${state.owed} owed.`,
-    jam: `JAM: clear the slot, then OK. ${state.owed} owed.`,
-    empty: `Empty: refill the hopper, then OK. ${state.owed} owed.`,
+    none: _("No launcher on this table."),
+    idle: _("Ready."),
+    dispensing: _("Dealing: {owed} owed.", owed),
+    jam: _("JAM: clear the slot, then OK. {owed} owed.", owed),
+    empty: _("Empty: refill the hopper, then OK. {owed} owed.", owed),
   }[state.launcher] || state.launcher;
-  launcherText = `${launcher} ${state.cards_dispensed} dealt, ${state.jams} jam${state.jams === 1 ? "" : "s"}.`;
+  const counts = ngettext("{dealt} dealt, {n} jam.", "{dealt} dealt, {n} jams.", state.jams,
+    { dealt: state.cards_dispensed });
+  launcherText = _("{launcher} {counts}", { launcher, counts });
   $("launcher").dataset.state = state.launcher;
   showLauncher();
 }
 
 function showLauncher() {
-  const down = linkDown ? "Link to the launcher down: cards wait. " : "";
+  const down = linkDown ? _("Link to the launcher down: cards wait.") + " " : "";
   text($("launcher"), down + launcherText);
   $("launcher").dataset.link = linkDown ? "down" : "up";
 }
@@ -96,7 +102,7 @@ function showBoard(board) {
     item.dataset.pattern = light.pattern;
     text(item.children[0], light.label);
     item.dataset.seat = light.seat;
-    item.dataset.meaning = light.meaning;
+    item.dataset.meaning = translated(light.meaning);
     labelSeat(item);
   });
   buildNames(board.lights.length);
@@ -111,9 +117,15 @@ function showTimer() {
   box.hidden = false;
   const elapsed = timer.running ? (performance.now() - timer.at) / 1000 : 0;
   const left = timer.left === null ? null : Math.max(timer.left - elapsed, 0);
-  const paused = timer.running ? "" : " (paused)";
-  text($("turn-text"), left === null ? `${who(timer.seat)}'s turn: time hidden${paused}`
-    : `${who(timer.seat)}'s turn: ${Math.ceil(left)} s left${paused}`);
+  const fields = { name: who(timer.seat), seconds: Math.ceil(left) };
+  let turn;
+  if (timer.running) {
+    turn = left === null ? _("{name}'s turn: time hidden", fields) : _("{name}'s turn: {seconds} s left", fields);
+  } else {
+    turn = left === null ? _("{name}'s turn: time hidden (paused)", fields)
+      : _("{name}'s turn: {seconds} s left (paused)", fields);
+  }
+  text($("turn-text"), turn);
   const bar = $("bar");
   const warning = timer.warning || (left !== null && left <= 2);
   bar.classList.toggle("warning", warning);
@@ -145,16 +157,19 @@ function showSlap(event) {
   const list = $("slap");
   list.replaceChildren(...event.order.map((press) => {
     const item = document.createElement("li");
-    item.textContent = `${who(press.seat)}: ${press.ms} ms${press.tie ? " (tie)" : ""}`;
+    const fields = { name: who(press.seat), ms: press.ms };
+    item.textContent = press.tie ? _("{name}: {ms} ms (tie)", fields) : _("{name}: {ms} ms", fields);
     return item;
   }));
   for (const seat of event.slowest.filter((s) => !event.order.some((p) => p.seat === s && p.ms !== null))) {
     const item = document.createElement("li");
-    item.textContent = `${who(seat)}: no press`;
+    item.textContent = _("{name}: no press", { name: who(seat) });
     list.append(item);
   }
   const slowest = document.createElement("li");
-  slowest.textContent = `Slowest: ${event.slowest.map(who).join(", ")} draws ${event.penalty}`;
+  const fields = { names: seatList(event.slowest, who), cards: cards(event.penalty) };
+  slowest.textContent = event.slowest.length > 1 ? _("Slowest: {names} draw {cards}", fields)
+    : _("Slowest: {names} draws {cards}", fields);
   slowest.className = "slowest";
   list.append(slowest);
   $("slap-none").hidden = true;
@@ -162,18 +177,24 @@ function showSlap(event) {
 
 function showHit(event) {
   const item = document.createElement("li");
-  const hit = event.seat === null ? "A hit" : who(event.seat);
-  item.textContent = event.cards ? `${hit}: ${event.cards} card${event.cards > 1 ? "s" : ""}` : `${hit}: nothing`;
+  const hit = event.seat === null ? _("A hit") : who(event.seat);
+  item.textContent = event.cards ? ngettext("{name}: {n} card", "{name}: {n} cards", event.cards, { name: hit })
+    : _("{name}: nothing", { name: hit });
   $("hits").prepend(item);
   while ($("hits").children.length > HITS_SHOWN) $("hits").lastChild.remove();
 }
 
 function showRound(event) {
   $("round").hidden = false;
-  text($("round-winner"), event.winner === null ? "Ended before anyone went out." : `${who(event.winner)} won.`
-    + (event.places.length ? ` Places: ${event.places.map(who).join(", ")}.` : ""));
-  const head = ["Player", "Turns", "Avg turn s", "Timeouts", "SLAPs lost", "SLAP best ms", "Cards"];
-  const rows = event.seats.map((s) => [s.name || `Seat ${s.seat}`, s.turns, s.average_turn ?? "–", s.timeouts,
+  let winner = _("Ended before anyone went out.");
+  if (event.winner !== null) {
+    const fields = { name: who(event.winner), places: event.places.map(who).join(_(", ")) };
+    winner = event.places.length ? _("{name} won. Places: {places}.", fields) : _("{name} won.", fields);
+  }
+  text($("round-winner"), winner);
+  const head = [_("Player"), _("Turns"), _("Avg turn s"), _("Timeouts"), _("SLAPs lost"), _("SLAP best ms"),
+    _("Cards")];
+  const rows = event.seats.map((s) => [s.name || seatName(s.seat), s.turns, s.average_turn ?? "–", s.timeouts,
     s.slaps_lost, s.slap_best_ms ?? "–", s.launcher_cards]);
   const table = $("round-table");
   table.replaceChildren();
@@ -213,9 +234,10 @@ async function post(path, body) {
 }
 
 async function loadRemote() {
-  const response = await fetch("/remote", { credentials: "same-origin" });
+  const response = await fetch(`/remote?lang=${language}`, { credentials: "same-origin" });
   const remote = await response.json();
   settingsModel = remote;
+  nameSettings(remote.settings);
   $("remote-off").hidden = remote.password_set;
   $("jump").hidden = !remote.signed_in;
   if (remote.signed_in) {
@@ -307,10 +329,10 @@ function buildControls(remote) {
   const dispense = $("dispense");
   $("dispense-box").hidden = !remote.dispense;
   if (remote.dispense) {
-    dispense.replaceChildren(...Array.from({ length: remote.dispense.max }, (_, i) => {
+    dispense.replaceChildren(...Array.from({ length: remote.dispense.max }, (unused, i) => {
       const item = document.createElement("option");
       item.value = String(i + 1);
-      item.textContent = `${i + 1} card${i ? "s" : ""}`;
+      item.textContent = ngettext("{n} card", "{n} cards", i + 1);
       return item;
     }));
   }
@@ -323,7 +345,7 @@ function explain(setting, select) {
 }
 
 async function change(setting, select, row) {
-  const chosen = `${setting.label}: ${select.selectedOptions[0].textContent}`;
+  const chosen = _("{setting}: {value}", { setting: setting.label, value: select.selectedOptions[0].textContent });
   await ask(row, "/settings", { [setting.key]: JSON.parse(select.value) }, chosen)
     .catch(() => showSettings(settings));
 }
@@ -340,7 +362,10 @@ function showSettings(values) {
 }
 
 function command(row, action, extra = {}) {
-  ask(row, "/command", { action, ...extra }, `Done: ${action.replace("_", " ")}`).catch(() => {});
+  // What the remote says when the table has done it (a name and points say their own).
+  const done = { start: _("Done: start"), pause: _("Done: pause"), resume: _("Done: resume"),
+    new_round: _("Done: new round"), dispense: _("Done: dispense") }[action];
+  ask(row, "/command", { action, ...extra }, done).catch(() => {});
 }
 
 function wire() {
@@ -351,7 +376,7 @@ function wire() {
     try {
       await post("/login", { password });
       await loadRemote();
-      say($("actions"), "Signed in.");
+      say($("actions"), _("Signed in."));
       if (source) source.close(); // again, as this session's: its end reaches this page
       connect();
     } catch (err) {
@@ -361,7 +386,7 @@ function wire() {
   $("logout").addEventListener("click", async () => {
     await post("/logout", {}).catch(() => {});
     await loadRemote();
-    say($("login"), "Signed out.");
+    say($("login"), _("Signed out."));
   });
   for (const button of document.querySelectorAll("button[data-action]")) {
     button.addEventListener("click", () => {
@@ -374,8 +399,11 @@ function wire() {
   $("deal").addEventListener("click", () => command($("dispense-box"), "dispense", { cards: Number($("dispense").value) }));
 }
 
-wire();
-loadRemote().then((remote) => {
-  if (!remote.view_needs_password || remote.signed_in) connect();
-  else text($("link"), "sign in to see the table");
+wordsReady.then(() => {
+  offerLanguages($("language"));
+  wire();
+  loadRemote().then((remote) => {
+    if (!remote.view_needs_password || remote.signed_in) connect();
+    else text($("link"), _("sign in to see the table"));
+  });
 });
