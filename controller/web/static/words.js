@@ -16,7 +16,7 @@ let pluralRule = (n) => (n === 1 ? 0 : 1); // English's
 // The page's language: a `?lang=` of its address, the one picked on the page, the browser's
 // first the table has (de-AT reads as de, zh-TW as zh), else English.
 function pageLanguage() {
-  const asked = [new URLSearchParams(location.search).get("lang"), localStorage.getItem(CHOSEN)];
+  const asked = [new URLSearchParams(location.search).get("lang"), remembered()];
   for (const tag of [...asked, ...navigator.languages]) {
     const language = (tag || "").toLowerCase().split("-")[0];
     if (language in LANGUAGE_NAMES) return language;
@@ -24,11 +24,20 @@ function pageLanguage() {
   return "en";
 }
 
+// The language picked on the page before, if the browser keeps it (it may refuse storage).
+function remembered() {
+  try {
+    return localStorage.getItem(CHOSEN);
+  } catch (err) {
+    return null;
+  }
+}
+
 const language = pageLanguage();
 
 function fill(text, fields) {
   if (!fields) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(fields, name) ? String(fields[name]) : whole));
 }
 
 // A text the page has as it comes (a light's meaning, the HTML's), in the page's language.
@@ -121,8 +130,14 @@ function offerLanguages(select) {
   }));
   select.value = language;
   select.addEventListener("change", () => {
-    localStorage.setItem(CHOSEN, select.value);
-    location.reload();
+    const address = new URL(location.href);
+    address.searchParams.delete("lang"); // the choice, not an address's, from now on
+    try {
+      localStorage.setItem(CHOSEN, select.value);
+    } catch (err) { // not kept by this browser: this visit's address says it
+      address.searchParams.set("lang", select.value);
+    }
+    location.assign(address);
   });
 }
 
@@ -130,6 +145,7 @@ async function loadWords() {
   if (language !== "en") {
     try {
       const response = await fetch(`/words/${language}.json`);
+      if (!response.ok) throw new Error(`${response.status}`);
       words = await response.json();
       pluralRule = pluralFunction(/plural=([^;]*)/.exec(words[""])[1]);
     } catch (err) { // no catalog: the page in English, as written
