@@ -27,7 +27,7 @@ from controller.catalogs import catalog, translation
 from controller.game.light_marks import LIGHT_MARKS
 from controller.settings import SETTINGS
 
-from .browser import chromium, js, shoot, until
+from .browser import A11Y, chromium, js, shoot, until
 from .conftest import PASSWORD
 from .running_table import RunningTable
 
@@ -182,6 +182,7 @@ def test_the_page_in_chinese_shows_no_latin_word_but_chinese_texts_own(browser, 
     _, chinese = catalogs("zh")
     left = words_of([shown(browser, "zh")]) - chinese
     assert not left, (left, shown(browser, "zh"))
+    assert browser.execute_script(A11Y) == []  # every control still named, every text legible
     shoot(browser, "web-zh.png")
 
 
