@@ -229,6 +229,9 @@ async function post(path, body) {
     credentials: "same-origin",
   });
   const answer = await response.json().catch(() => ({ error: `${response.status}` }));
+  if (response.status === 401) { // the refusal a person meets most, in the page's words
+    throw new Refused(path === "/login" ? _("wrong password") : _("sign in first"), 401);
+  }
   if (!response.ok) throw new Refused(answer.error || `${response.status}`, response.status);
   return answer;
 }

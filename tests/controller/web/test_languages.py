@@ -131,6 +131,11 @@ def test_the_page_follows_the_browsers_language(browser, table):
 
 def test_an_evening_in_german_shows_no_english(browser, table):
     live(browser)
+    browser.find_element(By.ID, "password").send_keys("not-the-password")
+    browser.find_element(By.CSS_SELECTOR, "#login button").click()
+    refused = "#login > .answer"
+    until(browser, lambda b: b.find_elements(By.CSS_SELECTOR, refused), "refused")
+    assert browser.find_element(By.CSS_SELECTOR, refused).text == "falsches Passwort"
     browser.find_element(By.ID, "password").send_keys(PASSWORD)
     browser.find_element(By.CSS_SELECTOR, "#login button").click()
     until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "the remote")
