@@ -164,9 +164,22 @@ def test_an_evening_in_german_shows_no_english(browser, table):
         row = f".row.points:has(#points-{seat}) > .answer"
         until(browser, lambda b, r=row: b.find_elements(By.CSS_SELECTOR, r), "entered")
     until(browser, lambda b: b.find_element(By.ID, "score-box").is_displayed(), "the score")
+    # German's plural forms, by the catalog's rule: one point, no jams.
+    assert browser.find_element(By.CSS_SELECTOR, ".row.points > .answer").text.endswith(
+        ": 1 Punkt."
+    )
+    assert "0 Staus." in browser.find_element(By.ID, "launcher").text
     english, german = catalogs("de")
     left = words_of([shown(browser, "de")]) & (english - german)
     assert not left, shown(browser, "de")
+
+
+def test_a_plural_rule_of_more_forms_picks_each(browser, table):
+    # Polish's rule (three forms), read as words.js reads a catalog's: a language added later
+    # needs no code.
+    rule = "n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2"
+    forms = js(browser, f"return [1, 2, 5, 12, 22, 112, 0].map(pluralFunction('{rule}'))")
+    assert forms == [0, 1, 2, 2, 1, 2, 2]
 
 
 def test_the_language_picked_on_the_page_is_kept(browser, table):
