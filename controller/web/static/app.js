@@ -194,7 +194,7 @@ function showRound(event) {
   text($("round-winner"), winner);
   const head = [_("Player"), _("Turns"), _("Avg turn s"), _("Timeouts"), _("SLAPs lost"), _("SLAP best ms"),
     _("Cards")];
-  const rows = event.seats.map((s) => [s.name || seatName(s.seat), s.turns, s.average_turn ?? "–", s.timeouts,
+  const rows = event.seats.map((s) => [s.name || seatName(s.seat), s.turns, s.average_turn == null ? "–" : decimal(s.average_turn, 3), s.timeouts,
     s.slaps_lost, s.slap_best_ms ?? "–", s.launcher_cards]);
   const table = $("round-table");
   table.replaceChildren();

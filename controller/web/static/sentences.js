@@ -62,7 +62,7 @@ const SENTENCES = {
   round_started: (e, name) => _("A new round ({mode}) for {names}", { mode: modeName(e.mode), names: seatList(e.seats, name) }),
   turn_started: (e, name) => (e.limit === null ? _("{name}'s turn", { name: name(e.seat) })
     : _("{name}'s turn ({seconds} s)", { name: name(e.seat), seconds: e.limit })),
-  turn_ended: (e, name) => _("{name} played in {seconds} s", { name: name(e.seat), seconds: e.seconds.toFixed(1) }),
+  turn_ended: (e, name) => _("{name} played in {seconds} s", { name: name(e.seat), seconds: decimal(e.seconds, 1, true) }),
   timeout: (e, name) => (e.penalty ? _("{name} timed out: {cards}", { name: name(e.seat), cards: cards(e.penalty) })
     : _("{name} timed out", { name: name(e.seat) })),
   penalty: (e, name) => _("{name} draws {cards}", { name: name(e.seat), cards: cards(e.cards) }),

@@ -50,6 +50,12 @@ function _(text, fields) {
   return fill(translated(text), fields);
 }
 
+// A number as the page's language writes it ("2,5" in German), with `digits` decimals at most
+// (exactly, with `exact`).
+function decimal(number, digits, exact = false) {
+  return number.toLocaleString(language, { maximumFractionDigits: digits, minimumFractionDigits: exact ? digits : 0 });
+}
+
 // A count's text in the form the language gives it (`{n}` is the count).
 function ngettext(one, many, n, fields) {
   const forms = words[one];

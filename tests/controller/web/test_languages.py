@@ -169,6 +169,9 @@ def test_an_evening_in_german_shows_no_english(browser, table):
         ": 1 Punkt."
     )
     assert "0 Staus." in browser.find_element(By.ID, "launcher").text
+    # German's decimal comma: the turns' seconds in the events and the round's table.
+    timed = browser.find_element(By.ID, "events").text + browser.find_element(By.ID, "round").text
+    assert re.search(r"\d,\d", timed) and not re.search(r"\d\.\d", timed), timed
     english, german = catalogs("de")
     left = words_of([shown(browser, "de")]) & (english - german)
     assert not left, shown(browser, "de")
