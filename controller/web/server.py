@@ -47,6 +47,7 @@ ASSETS = {  # path: (file, content type); nothing else on the disk is ever serve
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/evening.js": ("evening.js", "text/javascript; charset=utf-8"),
+    "/remote.js": ("remote.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
     "/sentences.js": ("sentences.js", "text/javascript; charset=utf-8"),
