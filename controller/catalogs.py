@@ -12,19 +12,34 @@ from functools import cache
 from pathlib import Path
 
 LANGUAGES = ("en", "de", "zh")
+# Each language by its own name, as a choice of language shows it.
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "zh": "中文"}
 DOMAINS = ("flashtable", "web")
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 # English's plural rule, as a catalog's Plural-Forms header says it.
 ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
 
 
+# What a translation is to its users: gettext's texts of one language and domain.
+Words = gettext.NullTranslations
+
+
 @cache
-def translation(language: str, domain: str = "flashtable") -> gettext.NullTranslations:
+def translation(language: str, domain: str = "flashtable") -> Words:
     """The texts of `domain` in `language`: English (the ids themselves) for "en", for a
     language the table does not have, and for a message its catalog lacks."""
     if language == "en" or language not in LANGUAGES:
         return gettext.NullTranslations()
     return gettext.translation(domain, LOCALE_DIR, [language], fallback=True)
+
+
+# The languages the LCD shows: its ROM has no Chinese, so for "zh" it shows English.
+ON_THE_LCD = ("en", "de")
+
+
+def lcd_translation(language: str) -> Words:
+    """The texts of the LCD in `language`, or in English where the glass cannot show it."""
+    return translation(language if language in ON_THE_LCD else "en")
 
 
 class _Compiled(gettext.GNUTranslations):

@@ -11,7 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from controller.settings import MEANINGS, SETTINGS
+from controller.settings import SETTINGS
+from controller.settings.meanings import MEANINGS
 
 from .text_screen import TextScreen
 

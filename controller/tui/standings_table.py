@@ -4,6 +4,7 @@ player runs without it)."""
 
 from __future__ import annotations
 
+from controller.catalogs import translation
 from controller.game import Table, score
 from controller.game.seat_names import name_of
 from controller.game.text import ordinal
@@ -59,7 +60,8 @@ def places_line(table: Table) -> str | None:
     if not table.places:
         return None
     taken = ", ".join(
-        f"{ordinal(n)} {table.names.get(s) or f'seat {s}'}" for n, s in enumerate(table.places, 1)
+        f"{ordinal(translation('en'), n)} {table.names.get(s) or f'seat {s}'}"
+        for n, s in enumerate(table.places, 1)
     )
     return f"Places: {taken}"
 

@@ -43,12 +43,12 @@ def remote_model(table: Table, language: str) -> dict[str, object]:
         "settings": [
             {
                 "key": key,
-                "label": words.gettext(BY_KEY[key].label),
+                "label": BY_KEY[key].label_in(words),
                 "about": words.gettext(BY_KEY[key].about),
                 "options": [
                     {
                         "value": value,
-                        "text": BY_KEY[key].text(value),
+                        "text": BY_KEY[key].text(value, words),
                         "about": words.gettext(BY_KEY[key].explain(value)),
                     }
                     for value in BY_KEY[key].options

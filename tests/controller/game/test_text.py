@@ -6,8 +6,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from controller.game.launch import fault_lines
-from controller.game.state import MAX_OWED, Delivery, Launcher
+from controller.game.state import MAX_OWED, Delivery, Launcher, Table
 from controller.game.text import COLUMNS, row
+from controller.settings import Settings
 
 labels = st.sampled_from(["press OK", "slaps", "Seat", "avg turn", "late", "x"])
 counts = st.integers(0, 10**6)
@@ -29,4 +30,5 @@ def test_a_row_that_fits_is_left_and_right_with_spaces_between():
 
 def test_the_most_a_launcher_can_owe_shows_whole_on_its_fault_line():
     launcher = Launcher(queue=(Delivery(1, MAX_OWED, "hit"),), fault="jam")
-    assert fault_lines(launcher) == ("JAM: clear slot", "pres OK 108 owed")
+    table = Table(settings=Settings(), stations=4, launcher=launcher)
+    assert fault_lines(table) == ("JAM: clear slot", "pres OK 108 owed")

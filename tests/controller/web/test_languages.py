@@ -32,7 +32,8 @@ from .conftest import PASSWORD
 from .running_table import RunningTable
 
 NAMES = {1: "Anna", 3: "Jörg"}
-WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{2,}")
+LETTER = "[A-Za-zÄÖÜäöüß]"  # of a Latin word (Chinese runs its words together)
+WORD = re.compile(LETTER + "{2,}")
 # Every text the page shows: what it reads (the LCD's glass, each language's own name in the
 # choice of language and the players' names aside), each control's label and placeholder,
 # each choice of a list, the page's title.
@@ -86,9 +87,13 @@ def table_texts(language: str) -> list[str]:
 
 def shown(browser: WebDriver, language: str) -> str:
     """The page's text, but for the players' names and the table's own domain's texts."""
-    text = str(js(browser, SHOWN))
-    for known in [*NAMES.values(), *table_texts(language)]:
-        text = text.replace(known, "")
+    return without(str(js(browser, SHOWN)), [*NAMES.values(), *table_texts(language)])
+
+
+def without(text: str, known: list[str]) -> str:
+    """`text` with each of `known` taken out where it stands as a whole (not "aus" of "Staus")."""
+    for part in known:
+        text = re.sub(rf"(?<!{LETTER}){re.escape(part)}(?!{LETTER})", "", text)
     return text
 
 
@@ -233,7 +238,6 @@ def test_the_room_screen_in_chinese_shows_no_latin_word_but_chinese_texts_own(br
     until(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#standings tr"), "standings")
     assert language(browser) == "zh"
     text = str(js(browser, "return [document.title, document.body.innerText].join('\\n')"))
-    for known in [*NAMES.values(), *table_texts("zh")]:
-        text = text.replace(known, "")
+    text = without(text, [*NAMES.values(), *table_texts("zh")])
     _, chinese = catalogs("zh")
     assert not words_of([text]) - chinese, text

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from controller.catalogs import LANGUAGES, catalog, translation
+from controller.catalogs import LANGUAGE_NAMES, LANGUAGES, catalog, translation
 from controller.game.light_marks import LIGHT_MARKS
 from controller.settings import BY_KEY
 from controller.web import remote
@@ -78,6 +78,9 @@ class Marked(gettext.NullTranslations):
     def gettext(self, message: str) -> str:
         return f"«{message}»"
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return f"«{singular if n == 1 else plural}»"
+
 
 @pytest.mark.parametrize("language", ["de", "zh"])
 async def test_the_remotes_settings_come_in_the_language_asked(tmp_path, monkeypatch, language):
@@ -96,9 +99,11 @@ async def test_the_remotes_settings_come_in_the_language_asked(tmp_path, monkeyp
     assert asked == [(language, "flashtable"), ("en", "flashtable")]
     for setting, other in zip(translated["settings"], english["settings"], strict=True):
         spec = BY_KEY[setting["key"]]
-        assert setting["label"] == f"«{spec.label}»" and other["label"] == spec.label
+        assert setting["label"] == spec.label_in(Marked()) != other["label"]
+        assert setting["label"].startswith("«")
         assert setting["about"] == f"«{spec.about}»" and other["about"] == spec.about
         for option in setting["options"]:
+            assert option["text"] == spec.text(option["value"], Marked())
             assert option["about"] == f"«{spec.explain(option['value'])}»"
 
 
@@ -132,4 +137,5 @@ def test_the_page_offers_the_tables_languages_each_by_its_own_name():
     script = (STATIC / "words.js").read_text(encoding="utf-8")
     offered = re.search(r"const LANGUAGE_NAMES = \{(.*?)\};", script)
     assert offered is not None
-    assert tuple(re.findall(r"(\w+): \"", offered[1])) == LANGUAGES
+    assert dict(re.findall(r"(\w+): \"(.*?)\"", offered[1])) == LANGUAGE_NAMES
+    assert tuple(LANGUAGE_NAMES) == LANGUAGES
