@@ -70,6 +70,14 @@ def catalog(language: str, domain: str = "web") -> dict[str, str | list[str]]:
     return words
 
 
+def cells(text: str) -> int:
+    """The columns a terminal gives `text`: two for each wide character (Chinese), for the
+    text tables of modules that run without Rich (the CLI's help, the headless player)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def N_(text: str) -> str:
     """`text` itself, marked where it is written for the catalogs: it is translated where it
     is shown."""

@@ -45,8 +45,13 @@ def template_messages() -> list[tuple[str, tuple[str, ...]]]:
     return messages
 
 
+# What the light patterns mean: the terminal view's legend and the page's, never the LCD's.
+NOT_GLASS = ("controller/game/light_marks.py",)
+
+
 def on_glass(files: tuple[str, ...]) -> bool:
-    return any(path.startswith(GLASS) or path in GLASS_FILES for path in files)
+    glass = (path for path in files if path not in NOT_GLASS)
+    return any(path.startswith(GLASS) or path in GLASS_FILES for path in glass)
 
 
 MESSAGES = template_messages()

@@ -77,7 +77,9 @@ def test_the_views_options_screen_shows_every_line_of_the_model():
     for spec in SETTINGS:
         assert spec.about in text, spec.key
     for key, option in WORD_OPTIONS:
-        assert f"{option} {MEANINGS[key][str(option)]}" in text, (key, option)
+        # Each option as the menu shows it ("0" as "off").
+        shown = BY_KEY[key].text(option)
+        assert f"{shown} {MEANINGS[key][str(option)]}" in text, (key, option)
 
 
 def test_the_settings_table_of_the_docs_says_what_each_setting_and_option_does():
