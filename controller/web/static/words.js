@@ -19,7 +19,7 @@ function pageLanguage() {
   const asked = [new URLSearchParams(location.search).get("lang"), remembered()];
   for (const tag of [...asked, ...navigator.languages]) {
     const language = (tag || "").toLowerCase().split("-")[0];
-    if (language in LANGUAGE_NAMES) return language;
+    if (Object.hasOwn(LANGUAGE_NAMES, language)) return language;
   }
   return "en";
 }

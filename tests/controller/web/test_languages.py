@@ -190,6 +190,14 @@ def test_a_plural_rule_of_more_forms_picks_each(browser, table):
     assert forms == [0, 1, 2, 2, 1, 2, 2]
 
 
+@pytest.mark.parametrize("asked", ["constructor", "__proto__", "toString", "fr"])
+def test_an_address_naming_a_language_the_table_lacks_is_passed_over(browser, table, asked):
+    # Nor is an object's own name a language: the browser's comes next, and the page lives.
+    browser.get(f"{table.url}?lang={asked}")
+    until(browser, lambda b: language(b) == "de", "German")
+    live(browser)
+
+
 def test_the_language_picked_on_the_page_is_kept(browser, table):
     browser.get(f"{table.url}?lang=en")  # an address's language comes first
     until(browser, lambda b: language(b) == "en", "English")
