@@ -32,7 +32,7 @@ ABOUT: Mapping[str, str] = {
     "brightness": N_("How bright the seat lights shine."),
     # Every seat's handicap_seatN, one line for all.
     "handicap_seat": N_("Extra seconds on every turn of this seat, for younger players."),
-    "language": N_("The language of the LCD, its menu and the view; the page's first choice."),
+    "language": N_("The language of the LCD, its menu and the view (the page follows the browser)."),
 }
 MEANINGS: Mapping[str, Mapping[str, str]] = {
     "mode": {
@@ -74,6 +74,6 @@ MEANINGS: Mapping[str, Mapping[str, str]] = {
     "language": {
         "en": N_("English."),
         "de": N_("German, on the LCD with its own letters ä ö ü ß."),
-        "zh": N_("Chinese in the view and on the page; the LCD shows English."),
+        "zh": N_("Chinese in the view; the LCD shows English."),
     },
 }
