@@ -1,8 +1,8 @@
 """The project's build is setuptools' (pyproject.toml holds its metadata) with one step more,
 named there as its `build_py`: every message catalog's source,
 controller/locale/LANG/LC_MESSAGES/DOMAIN.po, compiled with Babel into the .mo file the table
-reads at run time (git keeps only the sources). The build loads this file by its path; it is
-no module of the package, and the wheel does not carry it."""
+reads at run time (git keeps only the sources). The build loads this file by its path; nothing
+imports it at run time (the wheel carries it beside the catalogs, in no package of the table)."""
 
 import os
 from pathlib import Path
