@@ -32,7 +32,7 @@ ABOUT: Mapping[str, str] = {
     "brightness": N_("How bright the seat lights shine."),
     # Every seat's handicap_seatN, one line for all.
     "handicap_seat": N_("Extra seconds on every turn of this seat, for younger players."),
-    "language": N_("The language of the LCD, its menu and the view (the page follows the browser)."),
+    "language": N_("The language of the LCD, its menu and the terminal view."),
 }
 MEANINGS: Mapping[str, Mapping[str, str]] = {
     "mode": {
