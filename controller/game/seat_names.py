@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..catalogs import N_, Words
+from ..catalogs import N_, Words, translation
 from .effects import Announce, Effect
 from .frozen import replace
 from .lcd_charset import can_show
@@ -39,9 +39,10 @@ def checked(raw: object) -> str:
     return name
 
 
-def name_of(table: Table, seat: int) -> str:
-    """The seat's player's name, or "Seat 3" while it has none."""
-    return table.names.get(seat) or f"Seat {seat}"
+def name_of(table: Table, seat: int, t: Words | None = None) -> str:
+    """The seat's player's name, or "Seat 3" while it has none (in the language of `t`,
+    English without)."""
+    return table.names.get(seat) or (t or translation("en")).gettext("Seat {n}").format(n=seat)
 
 
 # The table's other buttons, as the LCD names them (a seat's by its number).

@@ -7,6 +7,7 @@ from __future__ import annotations
 from controller.catalogs import N_, Words, translation
 from controller.catalogs import cells as width
 from controller.game import Table, score
+from controller.game.seat_names import name_of
 from controller.game.text import ordinal
 
 # The columns, marked for the catalogs: the view shows them in the table's language, the
@@ -59,20 +60,16 @@ def score_lines(table: Table, t: Words) -> list[str]:
     if not score.shown(table):
         return []
     kept = table.score
-
-    def name(seat: int) -> str:
-        return table.names.get(seat) or t.gettext("Seat {n}").format(n=seat)
-
-    totals = ", ".join(f"{name(s)} {total}" for s, total in score.ranked(table))
+    totals = ", ".join(f"{name_of(table, s, t)} {total}" for s, total in score.ranked(table))
     lines = [
         t.gettext("Game to {points}: {totals}").format(points=score.target(table), totals=totals)
     ]
     if kept.won is not None:
-        lines.append(t.gettext("{name} wins the game!").format(name=name(kept.won)))
+        lines.append(t.gettext("{name} wins the game!").format(name=name_of(table, kept.won, t)))
     elif kept.open is not None:
         waiting = sorted(kept.open.seats - {kept.open.winner} - set(kept.open.points))
         if waiting:
-            who = ", ".join(name(s) for s in waiting)
+            who = ", ".join(name_of(table, s, t) for s in waiting)
             lines.append(t.gettext("Card points to enter for {names}").format(names=who))
     return lines
 
@@ -83,8 +80,7 @@ def places_line(table: Table, words: Words | None = None) -> str | None:
         return None
     t = words or translation("en")
     taken = ", ".join(
-        f"{ordinal(t, n)} {table.names.get(s) or t.gettext('Seat {n}').format(n=s)}"
-        for n, s in enumerate(table.places, 1)
+        f"{ordinal(t, n)} {name_of(table, s, t)}" for n, s in enumerate(table.places, 1)
     )
     return t.gettext("Places: {places}").format(places=taken)
 
