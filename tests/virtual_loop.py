@@ -4,10 +4,10 @@ Time jumps to the next timer whenever nothing is readable, so seconds of protoco
 pass in milliseconds of real time. A pseudo-terminal hands written bytes to its other end a
 moment after `write` returns (the kernel does it in a worker thread: much later on a busy
 machine), so after a write to a pseudo-terminal whose other end this loop reads, the loop
-waits in real time, up to SETTLE, for something to become readable before time may jump
-(bytes a test's cable drops or a port's flush throws away never come: SETTLE is what each
-such write costs). While a thread of the loop's executor works (opening
-a serial port), time stands still.
+waits in real time, up to SETTLE, for that end to become readable before time may jump
+(another descriptor's readiness does not end the wait; bytes a test's cable drops or a
+port's flush throws away never come: SETTLE is what each such write costs). While a thread
+of the loop's executor works (opening a serial port), time stands still.
 """
 
 from __future__ import annotations
@@ -48,18 +48,20 @@ class _JumpingSelector(selectors.DefaultSelector):
         if timeout is None or loop.working:
             return super().select(timeout)
         ready = super().select(0)
-        if ready or timeout <= 0:
-            if ready:
-                loop.wrote = set()
-            return ready
-        if loop.wrote and self._read_here(loop.wrote):
-            # Bytes were written and nothing has shown up since: give the kernel its moment.
-            loop.wrote = set()
+        if not ready and timeout > 0 and loop.wrote and self._read_here(loop.wrote):
+            # Bytes were written to an end this loop reads and have not shown up: give the
+            # kernel its moment.
             ready = super().select(min(timeout, SETTLE))
-            if ready:
-                return ready
-        loop.wrote = set()
-        loop.virtual += timeout
+        if ready:
+            # Only the ends that showed up are no longer awaited: another descriptor's
+            # readiness says nothing of bytes still on their way to this one.
+            loop.wrote -= {pty_end(key.fd) for key, _ in ready}
+            return ready
+        if timeout > 0:
+            # Nothing awaited here, or the moment passed with nothing: what was written
+            # never comes (a byte a test's cable dropped, a flush). Time jumps.
+            loop.wrote = set()
+            loop.virtual += timeout
         return []
 
     def _read_here(self, ends: set[End]) -> bool:
