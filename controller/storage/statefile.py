@@ -136,9 +136,10 @@ _REFUSALS = {
 
 
 def not_saving(err: OSError) -> tuple[str, str]:
-    """The LCD's notice for a state directory that refuses to keep what the table does."""
-    reason = _REFUSALS.get(err.errno or 0) or (err.strerror or "write error")
-    return (N_("Not saving:"), reason[:16])
+    """The LCD's notice for a state directory that refuses to keep what the table does: the
+    refusals a family can act on by name, any other as a write error in the table's language
+    (the system's own words, in English, are in the log)."""
+    return (N_("Not saving:"), _REFUSALS.get(err.errno or 0, N_("write error")))
 
 
 def probe(state_dir: Path) -> OSError | None:
