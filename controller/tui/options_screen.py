@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from controller.catalogs import Words, translation
-from controller.settings import SETTINGS
+from controller.settings import HANDICAP_LABEL, SETTINGS
 from controller.settings.meanings import MEANINGS
 
 from .text_screen import TextScreen
@@ -29,8 +29,10 @@ def options_lines(words: Words | None = None) -> list[str]:
     for spec in SETTINGS:
         if spec.key.startswith("handicap_seat") and spec.key != "handicap_seat1":
             continue
-        label = spec.label_in(t).replace("1", "N") if spec.key == "handicap_seat1" else None
-        about = f"{label or spec.label_in(t)}: {t.gettext(spec.about)}"
+        # Every seat's handicap as one entry: "Seat N handicap".
+        seats = spec.key == "handicap_seat1"
+        label = t.gettext(HANDICAP_LABEL).format(n="N") if seats else spec.label_in(t)
+        about = f"{label}: {t.gettext(spec.about)}"
         lines += textwrap.wrap(about, WIDTH, subsequent_indent="  ")
         for option, meaning in MEANINGS.get(spec.key, {}).items():
             # Padded by the cells a terminal gives each character (a Chinese one takes two).

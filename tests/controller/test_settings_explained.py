@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.catalogs import lcd_translation
+from controller.catalogs import lcd_translation, translation
 from controller.config import Config
 from controller.game.lcd_charset import can_show
 from controller.game.text import COLUMNS
@@ -94,3 +94,13 @@ def test_the_settings_table_of_the_docs_says_what_each_setting_and_option_does()
         assert spec.about in rows[spec.key], spec.key
         for option, meaning in MEANINGS.get(spec.key, {}).items():
             assert f"`{option}`: {meaning}" in rows[spec.key], (spec.key, option)
+
+
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [("en", "Seat N handicap: "), ("de", "Sitz N Vorgabe: "), ("zh", "座位N让时: ")],
+)
+def test_the_options_screen_gives_every_seats_handicap_once_in_its_language(language, label):
+    lines = options_lines(translation(language))
+    handicaps = [line for line in lines if line.startswith(label)]
+    assert len(handicaps) == 1, lines
