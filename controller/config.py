@@ -11,6 +11,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import UnionType
 from typing import TYPE_CHECKING, Any
 
 from hardware.device_errors import PinMapError
@@ -150,7 +151,8 @@ class Config:
     # the 6-seat launcher table of hardware/README.md.
     seats: int | None = None
     pin_factory: str | None = None
-    lgpio_chip: int | None = None  # None: gpiozero picks (gpiochip4 on a Pi 5 that has it)
+    # The GPIO chip: its number, /dev path or label; None: the Raspberry Pi's, by its label.
+    gpio_chip: int | str | None = None
     lcd_interface: str = "i2c"
     i2c_port: int = 1
     i2c_address: int = 0x27
@@ -182,11 +184,17 @@ class Config:
         )
 
 
-KINDS = {int: "a whole number", str: "text in quotes", bool: "true or false"}
+CHIP = int | str  # a GPIO chip's number, or its /dev path or label
+KINDS = {
+    int: "a whole number",
+    str: "text in quotes",
+    bool: "true or false",
+    CHIP: "a number or text in quotes",
+}
 
-_SCHEMA: Mapping[str, Mapping[str, type]] = {
+_SCHEMA: Mapping[str, Mapping[str, type | UnionType]] = {
     "table": {"id": str, "seats": int},
-    "gpio": {"factory": str, "chip": int},
+    "gpio": {"factory": str, "chip": CHIP},
     "lcd": {"interface": str, "i2c_port": int, "i2c_address": int},
     "mqtt": {
         "host": str,
@@ -201,6 +209,9 @@ _SCHEMA: Mapping[str, Mapping[str, type]] = {
     "launcher": {"link": str, "port": str, "baud": int},
     "web": WEB_SCHEMA,
 }
+# A chip's label as kernels write them (pinctrl-rp1, gpio-sim.0-node0, 107d508500.gpio),
+# or its /dev path.
+CHIP_NAME = re.compile(r"^[\w.@:/,-]{1,64}$")
 TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # one level of an MQTT topic
 MAX_BYTES = 64 * 1024  # an operator's config is a page; anything longer is not one
 # Whole numbers a key allows: the I2C addresses a 7-bit device may answer on (0x00-0x02 and
@@ -300,6 +311,9 @@ def parse(raw: Mapping[str, Any]) -> Config:
         raise ConfigError(
             f"gpio.factory must be one of {', '.join(FACTORIES)}, not {shown(factory)}"
         )
+    chip = get("gpio", "chip", Config.gpio_chip)
+    if isinstance(chip, str) and not CHIP_NAME.match(chip):
+        raise ConfigError(f"gpio.chip {shown(chip)} must be a chip's /dev path or label")
     interface = get("lcd", "interface", Config.lcd_interface)
     if interface not in LCD_INTERFACES:
         raise ConfigError(
@@ -313,7 +327,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
         table_id=table_id,
         seats=seats,
         pin_factory=factory,
-        lgpio_chip=get("gpio", "chip", Config.lgpio_chip),
+        gpio_chip=chip,
         lcd_interface=interface,
         i2c_port=get("lcd", "i2c_port", Config.i2c_port),
         i2c_address=get("lcd", "i2c_address", Config.i2c_address),

@@ -2,9 +2,10 @@
 those edges is hardware.debounce).
 
 gpiozero hands a pin's edge time ("ticks") to the device; `EdgeInput` passes it on with the
-role. On the mock and local factories ticks are `time.monotonic()` seconds; lgpio reports the
-kernel's CLOCK_MONOTONIC timestamp of the edge, converted to seconds. The callback runs on the
-pin factory's thread, so it must only hand the edge over (see controller.shell.daemon).
+role. On the mock factory ticks are `time.monotonic()` seconds; on a GPIO chip
+(hardware.gpiod_pins) they are the kernel's CLOCK_MONOTONIC timestamp of the edge, in
+seconds. The callback runs on the pin factory's thread (on a chip, the event loop's), so it
+must only hand the edge over (see controller.shell.daemon).
 """
 
 from __future__ import annotations

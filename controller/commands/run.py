@@ -118,7 +118,7 @@ def build_daemon(
         if name == "mock":
             pin_factory = SimFactory(clock)
         else:
-            pin_factory = make_factory(name, chip=config.lgpio_chip, work_dir=state_dir)
+            pin_factory = make_factory(name, chip=config.gpio_chip)
     except PinFactoryUnavailable as err:
         # The Pi's backends install only on a Pi: elsewhere, say what runs instead.
         missing = isinstance(err.__cause__, ImportError)
@@ -160,6 +160,12 @@ def build_daemon(
     return daemon
 
 
+def pins_named(pin_factory: object) -> str:
+    """The pins the table runs on, for its log: the chip and its label, or mock pins."""
+    chip = getattr(pin_factory, "chip", None)
+    return "mock pins" if chip is None else f"gpiod pins on {chip}"
+
+
 async def run_daemon(
     config: Config,
     state_dir: Path,
@@ -168,8 +174,6 @@ async def run_daemon(
     seed: int,
     notices: list[tuple[str, str]] | None = None,
 ) -> int:
-    from hardware.factory import factory_name
-
     from ..mqtt import linked
     from ..shell.sdnotify import keep_watchdog_fed, notify, watchdog_interval
     from ..web import served
@@ -190,12 +194,11 @@ async def run_daemon(
         loop.add_signal_handler(signum, stop)
     loop.add_signal_handler(signal.SIGHUP, lambda: daemon.submit(RereadSettings()))
     # Only now, with the signals handled: whoever waits for this line may stop the table.
-    pins = "mock" if simulated else factory_name(config.pin_factory)
     log.info(
-        "table %s: %d seats, %s pins, seed %d",
+        "table %s: %d seats, %s, seed %d",
         config.table_id,
         daemon.board.pinmap.seats,
-        pins,
+        pins_named(daemon.board.pin_factory),
         seed,
     )
     async with linked(config, daemon), served(config, daemon):

@@ -275,15 +275,21 @@ def test_log_level_help_names_where_the_log_goes(capsys, monkeypatch, command, s
     assert f"how much to log to {stream} (default: info)" in capsys.readouterr().out
 
 
-def test_run_without_the_pis_backends_says_that_sim_runs_here(capsys, monkeypatch, tmp_path):
+def without_gpiod(monkeypatch) -> None:
+    """As on a machine where libgpiod's bindings are not installed."""
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
-    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)  # as on a laptop
+    monkeypatch.delitem(sys.modules, "hardware.gpiod_pins", raising=False)
+    monkeypatch.setitem(sys.modules, "gpiod", None)
+
+
+def test_run_without_the_pins_backend_says_that_sim_runs_here(capsys, monkeypatch, tmp_path):
+    without_gpiod(monkeypatch)
     # Its own exit status, which the unit's RestartPreventExitStatus= names: no restarts.
     assert asyncio.run(run_daemon(Config(), tmp_path, simulated=False, seed=1)) == CANNOT_START
     err = capsys.readouterr().err
-    assert err.startswith("flashtable: pin factory 'lgpio' is not installed")
+    assert err.startswith("flashtable: pin factory 'gpiod' is not installed (gpiod)")
     assert err.endswith(
-        "install flashtable[pi] (on a Pi; elsewhere, --sim runs the table on simulated pins)\n"
+        "pip install gpiod (on a Pi; elsewhere, --sim runs the table on simulated pins)\n"
     )
     assert err.count("\n") == 1
 
@@ -295,8 +301,7 @@ def test_a_table_that_cannot_start_leaves_the_reason_on_its_i2c_lcd(monkeypatch,
 
     backpack = Backpack()
     monkeypatch.setattr(smbus2, "SMBus", lambda port: backpack)
-    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
-    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)
+    without_gpiod(monkeypatch)
     config = Config(i2c_address=ADDRESS)
     assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
     assert backpack.model.lines == ("Cannot start:   ", "GPIO missing    ")

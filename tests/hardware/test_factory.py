@@ -1,4 +1,5 @@
-"""The pin factory comes from the config, else gpiozero's environment variable, else lgpio."""
+"""The pin factory comes from the config, else gpiozero's environment variable, else gpiod
+(the kernel's GPIO chip)."""
 
 import pytest
 
@@ -9,16 +10,17 @@ from hardware.sim.pins import SimFactory
 
 
 def test_config_beats_environment(monkeypatch):
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "rpigpio")
-    assert factory_name("mock") == "mock"
-    assert factory_name(None) == "rpigpio"
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert factory_name("gpiod") == "gpiod"
+    assert factory_name(None) == "mock"
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY")
-    assert factory_name(None) == "lgpio"
+    assert factory_name(None) == "gpiod"
 
 
-def test_unknown_factory_is_refused(monkeypatch):
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "pigpio")
-    with pytest.raises(PinFactoryUnavailable, match="not 'pigpio'"):
+@pytest.mark.parametrize("name", ["pigpio", "lgpio", "rpigpio"])
+def test_unknown_factory_is_refused(monkeypatch, name):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", name)
+    with pytest.raises(PinFactoryUnavailable, match=f"not '{name}'"):
         factory_name(None)
 
 

@@ -1,0 +1,253 @@
+"""gpiozero's pins on the kernel's GPIO character device, through libgpiod v2 (the `gpiod`
+bindings): the table's pin factory on a Raspberry Pi and on any board with a GPIO chip.
+
+Nothing polls. An input's edges wait in the kernel, timestamped there (CLOCK_MONOTONIC, the
+clock of `time.monotonic()` and of the event loop), and the line request's file descriptor is
+watched by the daemon's event loop: its edges are read in the loop pass they land in, and
+handed to gpiozero with the kernel's time of the edge. PWM is `SoftPWM`'s, which runs only
+while a duty is strictly between 0 and 1. Each pin requests its line when gpiozero first sets
+its function, so a pin made for an output never passes through an input on the way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+import gpiod
+from gpiod.line import Bias, Direction, Edge, Value
+from gpiozero.exc import (
+    PinEdgeDetectUnsupported,
+    PinFixedPull,
+    PinInvalidBounce,
+    PinInvalidFunction,
+    PinInvalidPull,
+    PinInvalidState,
+    PinPWMFixedValue,
+    PinSetInput,
+)
+from gpiozero.pins.pi import PiFactory, PiPin
+
+from .gpio_chip import Chip, board_info, find_chip
+from .soft_pwm import SoftPWM
+
+CONSUMER = "flashtable"
+PULLS = {"up": Bias.PULL_UP, "down": Bias.PULL_DOWN, "floating": Bias.DISABLED}
+EDGES = {"both": Edge.BOTH, "rising": Edge.RISING, "falling": Edge.FALLING}
+
+
+# gpiozero ships no types: to mypy its classes, this one's base among them, are Any.
+class GpiodFactory(PiFactory):  # type: ignore[misc]
+    """The pins of one GPIO chip: the config's, or the Raspberry Pi's (`find_chip`). Edges
+    need the running event loop of the thread that sets `when_changed` (the daemon's)."""
+
+    def __init__(self, chip: int | str | None = None) -> None:
+        super().__init__()
+        self.chip: Chip = find_chip(chip)
+        self._board = board_info(self.chip)
+        self.pwm = SoftPWM()
+        self.pin_class = GpiodPin
+
+    def _get_board_info(self) -> Any:
+        return self._board
+
+    @staticmethod
+    def ticks() -> float:
+        import time
+
+        return time.monotonic()
+
+    @staticmethod
+    def ticks_diff(later: float, earlier: float) -> float:
+        return later - earlier
+
+
+class GpiodPin(PiPin):  # type: ignore[misc]
+    """One line of the chip, requested on its own; its settings are reconfigured in place."""
+
+    def __init__(self, factory: GpiodFactory, info: Any) -> None:
+        super().__init__(factory, info)
+        self._line = int(info.name[4:])
+        self._request: gpiod.LineRequest | None = None
+        self._function = "input"
+        self._pull = "floating"
+        self._edges = "both"
+        self._bounce: float | None = None
+        self._frequency: float | None = None
+        self._duty = 0.0
+        self._level = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # The line's request and its settings.
+
+    def _settings(self, *, edges: bool = False) -> gpiod.LineSettings:
+        if self._function == "output":
+            value = Value.ACTIVE if self._level else Value.INACTIVE
+            return gpiod.LineSettings(direction=Direction.OUTPUT, output_value=value)
+        debounce = timedelta(seconds=self._bounce or 0)
+        return gpiod.LineSettings(
+            direction=Direction.INPUT,
+            bias=PULLS[self._pull],
+            edge_detection=EDGES[self._edges] if edges else Edge.NONE,
+            debounce_period=debounce,
+        )
+
+    def _apply(self) -> None:
+        settings = self._settings(edges=self._loop is not None)
+        if self._request is None:
+            path = self.factory.chip.path
+            self._request = gpiod.request_lines(
+                path, consumer=CONSUMER, config={self._line: settings}
+            )
+        else:
+            self._request.reconfigure_lines({self._line: settings})
+
+    def close(self) -> None:
+        self._stop_pwm()
+        self._disable_event_detect()
+        if self._request is not None:
+            self._request.release()
+            self._request = None
+
+    # Function, state and pull.
+
+    def output_with_state(self, state: Any) -> None:
+        self._stop_pwm()
+        self._function, self._level = "output", bool(state)
+        self._apply()
+
+    def input_with_pull(self, pull: str) -> None:
+        self._check_pull(pull)
+        self._stop_pwm()
+        self._function, self._pull = "input", pull
+        self._apply()
+
+    def _get_function(self) -> str:
+        return self._function
+
+    def _set_function(self, value: str) -> None:
+        if value not in ("input", "output"):
+            raise PinInvalidFunction(f'invalid function "{value}" for pin {self!r}')
+        if value != "output":
+            self._stop_pwm()
+            self._disable_event_detect()
+        self._function = value
+        self._apply()
+
+    def _get_state(self) -> Any:
+        if self._frequency is not None:
+            return self._duty
+        if self._function == "output":
+            return self._level
+        return self._read()
+
+    def _read(self) -> bool:
+        if self._request is None:
+            self._apply()
+        assert self._request is not None
+        return bool(self._request.get_value(self._line) == Value.ACTIVE)
+
+    def _write(self, level: bool) -> None:
+        if self._request is not None:
+            self._request.set_value(self._line, Value.ACTIVE if level else Value.INACTIVE)
+
+    def _set_state(self, value: Any) -> None:
+        if self._function == "input":
+            raise PinSetInput(f"cannot set state of pin {self!r}")
+        if self._frequency is not None:
+            if not 0.0 <= value <= 1.0:
+                raise PinInvalidState(f'invalid state "{value}" for pin {self!r}')
+            self._duty = float(value)
+            self.factory.pwm.set(self, self._write, self._frequency, self._duty)
+            return
+        self._level = bool(value)
+        self._write(self._level)
+
+    def _check_pull(self, pull: str) -> None:
+        if pull not in PULLS:
+            raise PinInvalidPull(f'invalid pull "{pull}" for pin {self!r}')
+
+    def _get_pull(self) -> str:
+        return self._pull
+
+    def _set_pull(self, value: str) -> None:
+        if self._function != "input":
+            raise PinFixedPull(f"cannot set pull on non-input pin {self!r}")
+        self._check_pull(value)
+        self._pull = value
+        self._apply()
+
+    # PWM.
+
+    def _get_frequency(self) -> float | None:
+        return self._frequency
+
+    def _set_frequency(self, value: float | None) -> None:
+        if value is None or value <= 0:
+            self._stop_pwm()
+            return
+        if self._function != "output":
+            raise PinPWMFixedValue(f"cannot start PWM on pin {self!r}")
+        if self._frequency is None:
+            self._duty = 0.0
+        self._frequency = float(value)
+        self.factory.pwm.set(self, self._write, self._frequency, self._duty)
+
+    def _stop_pwm(self) -> None:
+        if self._frequency is not None:
+            self.factory.pwm.stop(self)
+            self._frequency = None
+            self._level = self._duty >= 1.0
+            self._write(self._level)
+
+    # Edges: the request's descriptor on the event loop.
+
+    def _get_bounce(self) -> float | None:
+        return self._bounce
+
+    def _set_bounce(self, value: float | None) -> None:
+        if value is not None and value < 0:
+            raise PinInvalidBounce("bounce must be 0 or greater")
+        self._bounce = value or None
+        if self._function == "input":
+            self._apply()
+
+    def _get_edges(self) -> str:
+        return self._edges
+
+    def _set_edges(self, value: str) -> None:
+        if value not in EDGES:
+            raise PinInvalidState(f'invalid edges "{value}" for pin {self!r}')
+        self._edges = value
+        if self._loop is not None:
+            self._apply()
+
+    def _enable_event_detect(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise PinEdgeDetectUnsupported(
+                f"edges on {self!r} need the running event loop of this thread"
+            ) from None
+        self._loop = loop
+        self._apply()
+        assert self._request is not None
+        loop.add_reader(self._request.fd, self._edges_came)
+
+    def _disable_event_detect(self) -> None:
+        if self._loop is None:
+            return
+        loop, self._loop = self._loop, None
+        if self._request is not None:
+            if not loop.is_closed():
+                loop.remove_reader(self._request.fd)
+            if self._function == "input":
+                self._apply()
+
+    def _edges_came(self) -> None:
+        if self._request is None:
+            return
+        for event in self._request.read_edge_events():
+            level = event.event_type is gpiod.EdgeEvent.Type.RISING_EDGE
+            self._call_when_changed(event.timestamp_ns / 1e9, level)

@@ -1,0 +1,65 @@
+"""Software PWM runs a thread only while some duty is strictly between 0 and 1: a light off
+or steadily on is one write and nothing after it."""
+
+import threading
+import time
+
+from hardware.soft_pwm import SoftPWM
+
+
+class Line:
+    def __init__(self) -> None:
+        self.writes: list[bool] = []
+        self.changed = threading.Condition()
+
+    def __call__(self, level: bool) -> None:
+        with self.changed:
+            self.writes.append(level)
+            self.changed.notify_all()
+
+    def wait_writes(self, count: int) -> None:
+        with self.changed:
+            assert self.changed.wait_for(lambda: len(self.writes) >= count, 60), self.writes
+
+
+def wait_stopped(pwm: SoftPWM) -> None:
+    deadline = time.monotonic() + 60
+    while pwm.running:
+        assert time.monotonic() < deadline, "the PWM thread did not end"
+        time.sleep(0.001)
+
+
+def test_off_and_fully_on_are_one_write_and_no_thread():
+    pwm, line = SoftPWM(), Line()
+    pwm.set("light", line, 100, 0.0)
+    pwm.set("light", line, 100, 1.0)
+    assert line.writes == [False, True]
+    assert not pwm.running
+    assert not [t for t in threading.enumerate() if t.name == "soft-pwm"]
+
+
+def test_a_duty_in_between_toggles_the_line_until_it_is_steady_again():
+    pwm, line = SoftPWM(), Line()
+    pwm.set("light", line, 1000, 0.5)
+    assert pwm.running
+    line.wait_writes(20)
+    assert all(a != b for a, b in zip(line.writes, line.writes[1:], strict=False))
+    pwm.set("light", line, 1000, 0.0)
+    wait_stopped(pwm)
+    count = len(line.writes)
+    assert line.writes[-1] is False
+    time.sleep(0.01)
+    assert len(line.writes) == count  # no edge of the wave after the steady level
+
+
+def test_the_thread_serves_every_wave_and_ends_with_the_last():
+    pwm, first, second = SoftPWM(), Line(), Line()
+    pwm.set("a", first, 500, 0.3)
+    pwm.set("b", second, 700, 0.6)
+    first.wait_writes(10)
+    second.wait_writes(10)
+    pwm.stop("a")
+    assert pwm.running
+    pwm.set("b", second, 700, 1.0)
+    wait_stopped(pwm)
+    assert second.writes[-1] is True
