@@ -2,7 +2,8 @@
 
 Makes a fresh virtual environment, installs the checkout with `pip install .` (its pins'
 backend, gpiod, included), and prints the size of each distribution it brought and their
-total; then the same with the simulated table's view (`[sim]`), which a Pi does not need. Sizes are those of the files each package's RECORD lists, bytecode included.
+total; then the same with the simulated table's view (`[sim]`), which a Pi does not need.
+Sizes are those of the files each package's RECORD lists, bytecode included.
 The web page's share is counted apart: aiohttp and the packages only it brings.
 Usage: python bench/install_size.py
 """
@@ -67,7 +68,15 @@ def installed(extras: str, folder: Path) -> tuple[dict[str, int], set[str]]:
         subprocess.run([python, "-c", SIZES], capture_output=True, check=True, cwd=folder).stdout
     )
     subprocess.run(
-        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{ROOT}[{extras}]" if extras else str(ROOT)],
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            f"{ROOT}[{extras}]" if extras else str(ROOT),
+        ],
         check=True,
     )
     after = json.loads(

@@ -1,0 +1,76 @@
+"""The launcher's mechanics on the guest's chip, on the test side: the guest's pin tool runs
+its model (tests/boot/guest_pins.py `launcher`) in the background, turning the motor's line
+into beam edges through the kernel; the host reads its count and clears its jams."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+
+from .machine import Machine
+from .pins import GUEST_TOOL, copy_tool, line
+
+RUN = "/run/flashtable-launcher"
+
+
+class LauncherModel:
+    """A hopper of `cards` behind the table's motor and beam on `chip`; a card every
+    `card_ms` of the motor's running, in the beam for `block_ms` of it; with `jam_after`,
+    it jams once that many cards have gone, until `clear`."""
+
+    def __init__(
+        self,
+        machine: Machine,
+        *,
+        chip: str = "gpiochip0",
+        cards: int = 100,
+        card_ms: int = 150,
+        block_ms: int = 40,
+        jam_after: int | None = None,
+    ) -> None:
+        self.machine = machine
+        spec = {
+            "chip": chip,
+            "motor": line("launcher.motor.forward"),
+            "beam": line("launcher.beam"),
+            "cards": cards,
+            "card_ms": card_ms,
+            "block_ms": block_ms,
+            "jam_after": jam_after,
+            "out": f"{RUN}.json",
+            "stop": f"{RUN}.stop",
+            "clear": f"{RUN}.clear",
+        }
+        copy_tool(machine)
+        machine.run(
+            f"rm -f {RUN}.*; nohup python3 {GUEST_TOOL} launcher {shlex.quote(json.dumps(spec))}"
+            f" >{RUN}.log 2>&1 &"
+        )
+        # Running once it has written its first count: the beam is clear from then on.
+        machine.wait_until(f"test -e {RUN}.json")
+
+    def state(self) -> dict:
+        """`out` (cards through the beam), `jammed`, `motor_runs`, and `motor`: the motor
+        line's last changes, [guest monotonic ns, level]."""
+        return dict(json.loads(self.machine.run(f"cat {RUN}.json").out))
+
+    def cards_out(self) -> int:
+        return int(self.state()["out"])
+
+    def wait(self, check, what: str, timeout: float = 300.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.state()
+            if check(state):
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the launcher model: {what} not in {timeout:.0f} s: {state}")
+            time.sleep(0.2)
+
+    def clear(self) -> None:
+        """The jam cleared by hand: cards pass again."""
+        self.machine.run(f"touch {RUN}.clear")
+
+    def stop(self) -> None:
+        self.machine.run(f"touch {RUN}.stop", check=False)

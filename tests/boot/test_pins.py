@@ -1,0 +1,363 @@
+"""The table on a kernel GPIO chip, installed as docs/deploy.md says and run by systemd under
+its sandbox: every press made by the test side through the kernel (tests/boot/pins.py),
+every light and the motor read back from it, the launcher's beam driven by a model of its
+mechanics (tests/boot/launcher_model.py), the SLAP race ranked by the kernel's edge times."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .guest_table import TABLE
+from .launcher_model import LauncherModel
+from .machine import Machine
+from .pins import PRESSED, RELEASED, Pins
+from .test_boot import ACTIVE, MAIN_PID, restarted, restarts, start_table
+from .watch import TableWatch
+
+pytestmark = pytest.mark.timeout(1800)
+
+CONFIG = "/etc/flashtable/flashtable.toml"
+STARTED = "ExecMainStartTimestampMonotonic"  # the main process's start, in µs
+SEATS = range(1, 7)
+HELD_US = 80_000  # a press held long enough for the table's debounce
+# SIGKILL to a process, then the guest's monotonic ns: the kill came before it.
+KILL = (
+    "import os, signal, sys, time; os.kill(int(sys.argv[1]), signal.SIGKILL); "
+    "print(time.monotonic_ns())"
+)
+
+
+def seat_everyone(pins: Pins, watch: TableWatch, seats=SEATS) -> None:
+    """Each seat's button pressed in turn; each claim seen, and its light on, read back."""
+    mark = watch.mark()
+    steps = []
+    for seat in seats:
+        steps += [(HELD_US, f"seat{seat}", PRESSED), (HELD_US, f"seat{seat}", RELEASED)]
+    pins.drive(steps)
+    watch.until(
+        lambda: {e["seat"] for e in watch.events("seat_claimed", mark)} == set(seats),
+        f"seats {list(seats)} claimed",
+    )
+    lit = pins.read(*(f"seat{seat}.light" for seat in SEATS))
+    assert lit == {f"seat{s}.light": int(s in seats) for s in SEATS}, lit
+
+
+def start_round(pins: Pins, watch: TableWatch) -> int:
+    """Play/Pause pressed: the round starts; the first seat lit."""
+    mark = watch.mark()
+    pins.tap("play_pause")
+    watch.event("round_started", after=mark)
+    return int(watch.event("turn_started", after=mark)["seat"])
+
+
+def slap_race(pins: Pins, watch: TableWatch, slapper: int, gaps_us: list[float]) -> dict:
+    """The lit `slapper` presses SLAP, then the other seats press in seat order, each
+    `gaps_us` after the one before (the first 150 ms after the SLAP): the race's result,
+    and the guest's times of the presses."""
+    racers = [seat for seat in SEATS if seat != slapper]
+    assert len(gaps_us) == len(racers) - 1
+    mark = watch.mark()
+    steps = [
+        (0, "slap", PRESSED),
+        (HELD_US, "slap", RELEASED),
+        (70_000, f"seat{racers[0]}", PRESSED),
+    ]
+    for seat, gap in zip(racers[1:], gaps_us, strict=True):
+        steps.append((gap, f"seat{seat}", PRESSED))
+    steps += [(HELD_US, f"seat{racers[0]}", RELEASED)]
+    steps += [(0, f"seat{seat}", RELEASED) for seat in racers[1:]]
+    at = pins.drive(steps)
+    started = watch.event("slap_started", after=mark)
+    assert started["seat"] == slapper
+    result = watch.event("slap_result", after=mark)
+    return {
+        "result": result,
+        "racers": racers,
+        "slap_at": at[0],
+        "press_at": at[2 : 2 + len(racers)],
+    }
+
+
+def assert_ranked_by_edges(race: dict) -> None:
+    """The race's order follows the presses: every pair surely more than the tie's
+    millisecond apart in the order they were pressed; each reaction time the press's own,
+    to the ms; none earlier than an earlier press's. A press's edge lies between the guest's
+    clock before its write and after it."""
+    order = race["result"]["order"]
+    ranked = [place["seat"] for place in order]
+    ms = {place["seat"]: place["ms"] for place in order}
+    presses = dict(zip(race["racers"], race["press_at"], strict=True))
+    slap_before, slap_after = race["slap_at"]
+    for seat, (before, after) in presses.items():
+        low, high = (before - slap_after) / 1e6, (after - slap_before) / 1e6
+        assert ms[seat] is not None and low - 0.5 <= ms[seat] <= high + 0.5, (
+            seat,
+            low,
+            high,
+            order,
+        )
+    for first in race["racers"]:
+        for second in race["racers"]:
+            surely_apart = (presses[second][0] - presses[first][1]) / 1e6
+            if surely_apart > 1.0:
+                assert ranked.index(first) < ranked.index(second), (first, second, order)
+    reactions = [ms[seat] for seat in race["racers"]]
+    assert reactions == sorted(reactions), order  # never reversed, ties included
+
+
+def test_a_round_on_the_kernel_chip_seats_turns_times_out_deals_and_races(
+    machine: Machine, broker, figure
+):
+    """Table mode: six seats claimed, turns ended by their buttons, a timeout whose penalty
+    the launcher deals card by card through the beam, and a SLAP race."""
+    pins = Pins(machine)
+    launcher = LauncherModel(machine)
+    with TableWatch(broker, TABLE) as watch:
+        start_table(machine)
+        watch.online()
+        mark = watch.mark()
+        watch.set_settings(turn_timer=10, timeout_penalty=2, slap_penalty=1)
+        watch.wait_for("settings", lambda m: m.json["turn_timer"] == 10, after=mark)
+        seat_everyone(pins, watch)
+        seat = start_round(pins, watch)
+        # The lit seat's light pulses: PWM on the kernel's line, neither off nor steady.
+        pins.wait_level(f"seat{seat}.light", lambda level: 0 < level < 1, "a pulsing light")
+        for _ in range(2):
+            mark = watch.mark()
+            pins.tap(f"seat{seat}")
+            ended = watch.event("turn_ended", after=mark)
+            assert ended["seat"] == seat
+            seat = int(watch.event("turn_started", after=mark)["seat"])
+        # Nobody presses: the time runs out and the launcher deals the penalty.
+        mark = watch.mark()
+        timeout = watch.event("timeout", after=mark)
+        assert timeout["seat"] == seat
+        dealt = watch.event("dispense", after=mark)
+        assert (dealt["cards"], dealt["reason"]) == (2, "timeout")
+        watch.until(lambda: len(watch.events("card_out", mark)) == 2, "2 cards out")
+        seat = int(watch.event("turn_started", after=mark)["seat"])
+        assert launcher.wait(lambda s: s["out"] == 2, "2 cards through the beam")["out"] == 2
+        race = slap_race(pins, watch, seat, [1500, 3000, 2000, 5000])
+        assert_ranked_by_edges(race)
+        slowest = race["result"]["slowest"]
+        assert slowest == [race["racers"][-1]], race["result"]
+        watch.until(lambda: len(watch.events("card_out", mark)) == 3, "the SLAP penalty out")
+        assert launcher.wait(lambda s: s["out"] == 3, "3 cards through the beam")["out"] == 3
+    launcher.stop()
+    figure(f"SLAP race on the chip, reaction times: {race['result']['order']}")
+
+
+def test_a_slap_race_is_ranked_by_the_kernels_edge_times_down_to_50_microseconds(
+    machine: Machine, broker
+):
+    """Presses 50 µs to 5 ms apart, in a known order: the order is the presses', the close
+    ones marked as ties, and no reaction time comes before an earlier press's."""
+    pins = Pins(machine)
+    with TableWatch(broker, TABLE) as watch:
+        start_table(machine)
+        watch.online()
+        mark = watch.mark()
+        watch.set_settings(mode="flash", turn_timer="off")
+        watch.wait_for("settings", lambda m: m.json["mode"] == "flash", after=mark)
+        seat_everyone(pins, watch)
+        seat = start_round(pins, watch)
+        for gaps in ([50, 100, 5000, 200], [1000, 50, 2500, 80], [300, 4000, 60, 1200]):
+            race = slap_race(pins, watch, seat, gaps)
+            assert_ranked_by_edges(race)
+            ties = [place["tie"] for place in race["result"]["order"]]
+            assert any(ties), race["result"]  # 50 µs apart is a tie, and said so
+            mark = watch.mark()
+            seat = int(watch.event("turn_started", after=mark)["seat"])
+
+
+def test_a_dispense_is_counted_exactly_from_the_beam_through_a_jam(machine: Machine, broker):
+    """Six cards asked; the launcher jams after three: the motor stops, the table says so,
+    and after the slot is cleared and OK pressed it deals the three still owed, no more."""
+    pins = Pins(machine)
+    launcher = LauncherModel(machine, jam_after=3)
+    with TableWatch(broker, TABLE) as watch:
+        start_table(machine)
+        watch.online()
+        mark = watch.mark()
+        watch.command(action="dispense", cards=6)
+        fault = watch.event("launcher_fault", after=mark)
+        assert (fault["fault"], fault["owed"]) == ("jam", 3)
+        assert len(watch.events("card_out", mark)) == 3
+        # Stopped on the kernel's line: the motor is low, and no card comes.
+        assert pins.read("launcher.motor.forward") == {"launcher.motor.forward": 0}
+        assert launcher.cards_out() == 3
+        launcher.clear()
+        mark = watch.mark()
+        pins.tap("encoder.push")
+        assert watch.event("launcher_resumed", after=mark)["owed"] == 3
+        state = watch.wait_for(
+            "state", lambda m: (m.json["owed"], m.json["launcher"]) == (0, "idle"), after=mark
+        ).json
+        assert state["cards_dispensed"] == 6
+        assert launcher.wait(lambda s: s["out"] >= 6, "6 cards")["out"] == 6
+        assert pins.read("launcher.motor.forward") == {"launcher.motor.forward": 0}
+    launcher.stop()
+
+
+def test_a_daemon_killed_with_the_motor_running_has_its_line_driven_low_and_deals_no_card_twice(
+    machine: Machine, broker, figure
+):
+    """SIGKILL while the motor's line is high: the line keeps its level, as a Pi's does, until
+    outputs-off drives it low, before systemd starts the table again; the new daemon deals
+    what is still owed, and the launcher's count is what was asked, never more."""
+    launcher = LauncherModel(machine, card_ms=600)
+    with TableWatch(broker, TABLE) as watch:
+        start_table(machine)
+        watch.online()
+        before = restarts(machine)
+        mark = watch.mark()
+        watch.command(action="dispense", cards=6)
+        watch.until(lambda: len(watch.events("card_out", mark)) >= 2, "2 cards out")
+        launcher.wait(lambda s: s["motor"] and s["motor"][-1][1] == 1, "the motor's line high")
+        cursor = machine.cursor()
+        killed_at = int(machine.run(f"python3 -c '{KILL}' {MAIN_PID}").out)
+        mark = watch.mark()
+        machine.wait_until(restarted(before))
+        started = int(
+            machine.run("systemctl show -P ExecMainStartTimestampMonotonic flashtable").out
+        )
+        journal = machine.journal(after=cursor)
+        assert "Main process exited, code=killed, status=9/KILL" in journal, journal
+        assert "outputs off: launcher.motor.forward" in journal, journal
+        motor = launcher.state()["motor"]
+        # Low again after the kill, before the new daemon started: outputs-off's doing.
+        lows = [at for at, level in motor if level == 0 and at >= killed_at]
+        assert lows and lows[0] < started * 1000, (motor, killed_at, started)
+        figure(f"SIGKILL to the motor's line low: {(lows[0] - killed_at) / 1e9:.1f} s")
+        online = watch.came_online(after=mark)
+        state = watch.wait_for(
+            "state", lambda m: (m.json["owed"], m.json["launcher"]) == (0, "idle"), after=online
+        ).json
+        out = launcher.wait(lambda s: True, "")["out"]
+        assert out in (5, 6), (out, state)  # the card in the beam at the kill counts as dealt
+    launcher.stop()
+
+
+def test_the_watchdog_ends_a_hung_daemon_drives_its_outputs_off_and_the_table_plays_again(
+    machine: Machine, broker
+):
+    pins = Pins(machine)
+    with TableWatch(broker, TABLE) as watch:
+        start_table(machine)
+        watch.online()
+        seat_everyone(pins, watch, seats=(1, 2))
+        before = restarts(machine)
+        cursor = machine.cursor()
+        mark = watch.mark()
+        machine.run(f"kill -STOP {MAIN_PID}")
+        machine.wait_until(restarted(before))
+        journal = machine.journal(after=cursor)
+        assert re.search(r"flashtable.service: Watchdog timeout \(limit 10s\)", journal), journal
+        assert "outputs off: launcher.motor.forward" in journal, journal
+        watch.came_online(after=mark)
+        # The new daemon plays on the chip: a claim lights its seat.
+        seat_everyone(pins, watch, seats=(3,))
+
+
+def test_on_a_board_of_two_chips_the_table_finds_the_pis_or_the_one_named(machine: Machine, broker):
+    """A Pi 5 on an older kernel: the RP1's controller is not the first chip, and the table
+    finds it by its label with nothing named. A board that is no Pi: the table says to name
+    the chip, and plays on the one the config names."""
+    with TableWatch(broker, TABLE) as watch:
+        chips = Pins(machine).make_chips("gpio-brcmstb@107d508500:32", "pinctrl-rp1:54")
+        rp1 = chips[1]["chip"]
+        start_table(machine)
+        watch.online()
+        assert f"gpiod pins on {rp1} 'pinctrl-rp1' (54 lines)" in machine.journal()
+        seat_everyone(Pins(machine, rp1), watch, seats=(1, 4))
+        decoy = Pins(machine, chips[0]["chip"]).read("seat1.light", "seat4.light")
+        assert decoy == {"seat1.light": 0, "seat4.light": 0}
+
+        machine.run("systemctl stop flashtable")
+        chips = Pins(machine).make_chips("gpio-sim-a:32", "gpio-sim-b:32")
+        assert machine.run("systemctl start flashtable", check=False).rc != 0
+        machine.wait_until("systemctl is-failed -q flashtable")
+        assert "name the table's chip in [gpio] chip" in machine.journal(lines=20)
+        machine.run(f"printf '\\n[gpio]\\nchip = \"gpio-sim-b\"\\n' >> {CONFIG}")
+        machine.run("systemctl reset-failed flashtable")
+        mark = watch.mark()
+        start_table(machine)
+        watch.online(after=mark)
+        seat_everyone(Pins(machine, chips[1]["chip"]), watch, seats=(2,))
+
+
+def test_the_encoder_turned_fast_loses_and_reverses_no_detent(machine: Machine, broker):
+    """Quadrature edges 1 ms apart: the turn timer, edited in the menu, moves by exactly the
+    detents turned, each way."""
+    pins = Pins(machine)
+
+    def turn(detents: int, edge_us: float) -> None:
+        a, b = ("encoder.a", "encoder.b") if detents > 0 else ("encoder.b", "encoder.a")
+        steps = []
+        for _ in range(abs(detents)):
+            steps += [(edge_us, a, PRESSED), (edge_us, b, PRESSED)]
+            steps += [(edge_us, a, RELEASED), (edge_us, b, RELEASED)]
+        pins.drive(steps)
+
+    def push() -> None:
+        pins.tap("encoder.push")
+
+    with TableWatch(broker, TABLE) as watch:
+        start_table(machine)
+        watch.online()
+        seat_everyone(pins, watch, seats=(1, 2))
+        turn(1, 30_000)  # opens the menu, on Start
+        turn(2, 30_000)  # Mode, Turn timer
+        for detents, expected in ((12, 18), (-9, 9), (5, 14)):
+            mark = watch.mark()
+            push()  # edit the turn timer
+            turn(detents, 1000)
+            push()  # and keep it
+            changes = watch.event("settings_changed", after=mark)["changes"]
+            assert changes == {"turn_timer": expected}, (detents, changes)
+
+
+def wakeups(machine: Machine, window: float) -> float:
+    """The daemon's threads' context switches a second over `window` seconds of the guest's
+    clock: how often anything in it wakes."""
+    count = (
+        f"cat /proc/{MAIN_PID}/task/*/status | awk '/ctxt_switches/ {{n += $2}} END {{print n}}'"
+    )
+    script = (
+        f"a=$({count}); s=$(cut -d' ' -f1 /proc/uptime); sleep {window};"
+        f" b=$({count}); e=$(cut -d' ' -f1 /proc/uptime); echo $a $b $s $e"
+    )
+    before, after, start, end = map(float, machine.run(script).out.split())
+    return (after - before) / (end - start)
+
+
+def test_the_table_waiting_for_a_press_sleeps_on_the_chip(machine: Machine, broker, figure):
+    """Seated, lights steady, waiting: nothing in the daemon polls the pins or plays a PWM
+    wave at duty 0 or 1; its threads wake a few times a second at most (the watchdog's ping,
+    the broker's keepalive), not thousands."""
+    pins = Pins(machine)
+    with TableWatch(broker, TABLE) as watch:
+        start_table(machine)
+        watch.online()
+        seat_everyone(pins, watch, seats=(1, 2))
+        rate = wakeups(machine, 10)
+    figure(f"the daemon idle on the chip: {rate:.1f} wakeups a second")
+    assert rate < 20, rate
+
+
+def test_the_installed_table_runs_on_the_chip_found_by_its_label(machine: Machine, broker):
+    """The guide's install on a Pi 4: no backend and no chip named, the shipped unit's
+    sandbox (which hides /proc's board files): the table opens the chip and a press lights
+    its seat, read back from the kernel."""
+    machine.run(f"! grep -q '^\\[gpio\\]' {CONFIG}")
+    with TableWatch(broker, TABLE) as watch:
+        start_table(machine)
+        watch.online()
+        machine.run(ACTIVE)
+        journal = machine.journal(lines=30)
+        assert f"table {TABLE}: 6 seats, gpiod pins on gpiochip0 'pinctrl-bcm2711'" in journal
+        unit = machine.run("systemctl cat flashtable").out
+        assert "ProcSubset=pid" in unit
+        seat_everyone(Pins(machine), watch, seats=(5,))
