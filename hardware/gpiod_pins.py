@@ -2,9 +2,11 @@
 bindings): the table's pin factory on a Raspberry Pi and on any board with a GPIO chip.
 
 Nothing polls. An input's edges wait in the kernel, timestamped there (CLOCK_MONOTONIC, the
-clock of `time.monotonic()` and of the event loop), and the line request's file descriptor is
-watched by the daemon's event loop: its edges are read in the loop pass they land in, and
-handed to gpiozero with the kernel's time of the edge. PWM is `SoftPWM`'s, which runs only
+clock of `time.monotonic()` and of the event loop), and the line requests' file descriptors
+are watched by the daemon's event loop: when one is readable, the edges waiting on every line
+are read and handed to gpiozero in the order of their kernel times, each with its time. A
+loop that comes late to a burst of edges on several lines (an encoder's A and B, a SLAP race)
+so still hands them over in the order they happened. PWM is `SoftPWM`'s, which runs only
 while a duty is strictly between 0 and 1. Each pin requests its line when gpiozero first sets
 its function, so a pin made for an output never passes through an input on the way.
 """
@@ -12,6 +14,7 @@ its function, so a pin made for an output never passes through an input on the w
 from __future__ import annotations
 
 import asyncio
+import select
 from datetime import timedelta
 from typing import Any
 
@@ -48,6 +51,27 @@ class GpiodFactory(PiFactory):  # type: ignore[misc]
         self._board = board_info(self.chip)
         self.pwm = SoftPWM()
         self.pin_class = GpiodPin
+        self._watched: dict[int, GpiodPin] = {}  # descriptor: its pin, edges on
+
+    def watch(self, loop: asyncio.AbstractEventLoop, fd: int, pin: GpiodPin) -> None:
+        self._watched[fd] = pin
+        loop.add_reader(fd, self._edges_came)
+
+    def unwatch(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
+        if self._watched.pop(fd, None) is not None and not loop.is_closed():
+            loop.remove_reader(fd)
+
+    def _edges_came(self) -> None:
+        """Every line's waiting edges, handed over in the order of their kernel times."""
+        ready, _, _ = select.select(list(self._watched), [], [], 0)
+        edges = []
+        for fd in ready:
+            pin = self._watched[fd]
+            edges += [(event.timestamp_ns, pin, event) for event in pin.read_edges()]
+        edges.sort(key=lambda edge: edge[0])
+        for stamp, pin, event in edges:
+            level = event.event_type is gpiod.EdgeEvent.Type.RISING_EDGE
+            pin.edge(stamp / 1e9, level)
 
     def _get_board_info(self) -> Any:
         return self._board
@@ -72,6 +96,7 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         self._request: gpiod.LineRequest | None = None
         self._function = "input"
         self._pull = "floating"
+        self._pull_set = False
         self._edges = "both"
         self._bounce: float | None = None
         self._frequency: float | None = None
@@ -88,7 +113,9 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         debounce = timedelta(seconds=self._bounce or 0)
         return gpiod.LineSettings(
             direction=Direction.INPUT,
-            bias=PULLS[self._pull],
+            # Until gpiozero sets a pull, the line's bias stays as it is: a button's pull-up
+            # never lapses for a moment between its function and its pull being set.
+            bias=PULLS[self._pull] if self._pull_set else Bias.AS_IS,
             edge_detection=EDGES[self._edges] if edges else Edge.NONE,
             debounce_period=debounce,
         )
@@ -120,7 +147,7 @@ class GpiodPin(PiPin):  # type: ignore[misc]
     def input_with_pull(self, pull: str) -> None:
         self._check_pull(pull)
         self._stop_pwm()
-        self._function, self._pull = "input", pull
+        self._function, self._pull, self._pull_set = "input", pull, True
         self._apply()
 
     def _get_function(self) -> str:
@@ -175,7 +202,7 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         if self._function != "input":
             raise PinFixedPull(f"cannot set pull on non-input pin {self!r}")
         self._check_pull(value)
-        self._pull = value
+        self._pull, self._pull_set = value, True
         self._apply()
 
     # PWM.
@@ -233,21 +260,20 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         self._loop = loop
         self._apply()
         assert self._request is not None
-        loop.add_reader(self._request.fd, self._edges_came)
+        self.factory.watch(loop, self._request.fd, self)
 
     def _disable_event_detect(self) -> None:
         if self._loop is None:
             return
         loop, self._loop = self._loop, None
         if self._request is not None:
-            if not loop.is_closed():
-                loop.remove_reader(self._request.fd)
+            self.factory.unwatch(loop, self._request.fd)
             if self._function == "input":
                 self._apply()
 
-    def _edges_came(self) -> None:
-        if self._request is None:
-            return
-        for event in self._request.read_edge_events():
-            level = event.event_type is gpiod.EdgeEvent.Type.RISING_EDGE
-            self._call_when_changed(event.timestamp_ns / 1e9, level)
+    def read_edges(self) -> list[gpiod.EdgeEvent]:
+        """The edges waiting on this line (the factory reads them when one is readable)."""
+        return [] if self._request is None else self._request.read_edge_events()
+
+    def edge(self, ticks: float, level: bool) -> None:
+        self._call_when_changed(ticks, level)
