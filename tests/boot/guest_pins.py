@@ -50,8 +50,8 @@ class Lines:
 def wait_until(deadline_ns: int) -> None:
     """Sleep most of the way, then spin: a gap of 50 µs is kept to a few µs."""
     left = deadline_ns - time.monotonic_ns()
-    if left > 2_000_000:
-        time.sleep((left - 1_000_000) / 1e9)
+    if left > 400_000:
+        time.sleep((left - 300_000) / 1e9)
     while time.monotonic_ns() < deadline_ns:
         pass
 
@@ -91,7 +91,7 @@ def launcher(spec: dict) -> None:
 
     The motor's line keeps the level it was last driven to when its process ends, as a Pi's
     does (gpio-sim's would fall back to its pull): the model sets the pull to each level it
-    sees driven, and logs the changes, [monotonic ns, level], as `motor`."""
+    sees driven, and logs the changes, [monotonic ns, level, cards out by then], as `motor`."""
     lines = Lines(spec["chip"])
     motor, beam = spec["motor"], spec["beam"]
     out, stop, clear = Path(spec["out"]), Path(spec["stop"]), Path(spec["clear"])
@@ -120,7 +120,7 @@ def launcher(spec: dict) -> None:
         if level != kept:
             lines.pull(motor, "pull-up" if level else "pull-down")
             kept = level
-            state["motor"] = [*state["motor"][-199:], [now, level]]
+            state["motor"] = [*state["motor"][-199:], [now, level, counted]]
             publish()
         # The forward line may be PWM (a soft start): running while it was high lately.
         if level == 1:

@@ -52,7 +52,7 @@ class LauncherModel:
 
     def state(self) -> dict:
         """`out` (cards through the beam), `jammed`, `motor_runs`, and `motor`: the motor
-        line's last changes, [guest monotonic ns, level]."""
+        line's last changes, [guest monotonic ns, level, cards out by then]."""
         return dict(json.loads(self.machine.run(f"cat {RUN}.json").out))
 
     def cards_out(self) -> int:

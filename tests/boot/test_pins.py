@@ -5,6 +5,7 @@ mechanics (tests/boot/launcher_model.py), the SLAP race ranked by the kernel's e
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -29,8 +30,9 @@ KILL = (
 )
 
 
-def seat_everyone(pins: Pins, watch: TableWatch, seats=SEATS) -> None:
-    """Each seat's button pressed in turn; each claim seen, and its light on, read back."""
+def seat_everyone(pins: Pins, watch: TableWatch, seats=SEATS, seated=()) -> None:
+    """Each seat's button pressed in turn; each claim seen, and its light on, read back,
+    beside those of the seats `seated` before; the other seats' lights off."""
     mark = watch.mark()
     steps = []
     for seat in seats:
@@ -41,7 +43,7 @@ def seat_everyone(pins: Pins, watch: TableWatch, seats=SEATS) -> None:
         f"seats {list(seats)} claimed",
     )
     lit = pins.read(*(f"seat{seat}.light" for seat in SEATS))
-    assert lit == {f"seat{s}.light": int(s in seats) for s in SEATS}, lit
+    assert lit == {f"seat{s}.light": int(s in (*seats, *seated)) for s in SEATS}, lit
 
 
 def start_round(pins: Pins, watch: TableWatch) -> int:
@@ -149,6 +151,23 @@ def test_a_round_on_the_kernel_chip_seats_turns_times_out_deals_and_races(
     figure(f"SLAP race on the chip, reaction times: {race['result']['order']}")
 
 
+def close_pairs_said_as_ties(race: dict) -> int:
+    """Presses one after the other surely within the tie's millisecond are both marked as
+    a tie; a place marked as a tie has a press that may lie within it. How many such pairs
+    the race had."""
+    tie = {place["seat"]: place["tie"] for place in race["result"]["order"]}
+    at = dict(zip(race["racers"], race["press_at"], strict=True))
+    close = 0
+    for first, second in itertools.pairwise(race["racers"]):
+        if (at[second][1] - at[first][0]) / 1e6 < 1.0:
+            assert tie[first] and tie[second], (first, second, race)
+            close += 1
+    for seat, marked in tie.items():
+        near = [o for o in at if o != seat and abs(at[o][0] - at[seat][0]) / 1e6 <= 1.5]
+        assert not marked or near, (seat, race)
+    return close
+
+
 def test_a_slap_race_is_ranked_by_the_kernels_edge_times_down_to_50_microseconds(
     machine: Machine, broker
 ):
@@ -159,17 +178,22 @@ def test_a_slap_race_is_ranked_by_the_kernels_edge_times_down_to_50_microseconds
         start_table(machine)
         watch.online()
         mark = watch.mark()
-        watch.set_settings(mode="flash", turn_timer="off")
+        watch.set_settings(mode="flash", turn_timer="off", slap_window=1)
         watch.wait_for("settings", lambda m: m.json["mode"] == "flash", after=mark)
         seat_everyone(pins, watch)
         seat = start_round(pins, watch)
-        for gaps in ([50, 100, 5000, 200], [1000, 50, 2500, 80], [300, 4000, 60, 1200]):
+        close = 0
+        gap_sets = [[50, 100, 5000, 200], [1000, 50, 2500, 80], [300, 4000, 60, 1200]] * 3
+        for races, gaps in enumerate(gap_sets, 1):
             race = slap_race(pins, watch, seat, gaps)
             assert_ranked_by_edges(race)
-            ties = [place["tie"] for place in race["result"]["order"]]
-            assert any(ties), race["result"]  # 50 µs apart is a tie, and said so
+            close += close_pairs_said_as_ties(race)
             mark = watch.mark()
             seat = int(watch.event("turn_started", after=mark)["seat"])
+            if races >= 3 and close:
+                break
+        # The test side made presses closer than the tie's millisecond, as it was asked.
+        assert close, "no two presses came within a millisecond of each other"
 
 
 def test_a_dispense_is_counted_exactly_from_the_beam_through_a_jam(machine: Machine, broker):
@@ -206,7 +230,8 @@ def test_a_daemon_killed_with_the_motor_running_has_its_line_driven_low_and_deal
 ):
     """SIGKILL while the motor's line is high: the line keeps its level, as a Pi's does, until
     outputs-off drives it low, before systemd starts the table again; the new daemon deals
-    what is still owed, and the launcher's count is what was asked, never more."""
+    what the first had not, and every card it deals is one the launcher put out after that:
+    none dealt twice."""
     launcher = LauncherModel(machine, card_ms=600)
     with TableWatch(broker, TABLE) as watch:
         start_table(machine)
@@ -220,24 +245,28 @@ def test_a_daemon_killed_with_the_motor_running_has_its_line_driven_low_and_deal
         killed_at = int(machine.run(f"python3 -c '{KILL}' {MAIN_PID}").out)
         mark = watch.mark()
         machine.wait_until(restarted(before))
-        started = int(
-            machine.run("systemctl show -P ExecMainStartTimestampMonotonic flashtable").out
-        )
+        started = int(machine.run(f"systemctl show -P {STARTED} flashtable").out)
         journal = machine.journal(after=cursor)
         assert "Main process exited, code=killed, status=9/KILL" in journal, journal
         assert "outputs off: launcher.motor.forward" in journal, journal
-        motor = launcher.state()["motor"]
         # Low again after the kill, before the new daemon started: outputs-off's doing.
-        lows = [at for at, level in motor if level == 0 and at >= killed_at]
-        assert lows and lows[0] < started * 1000, (motor, killed_at, started)
-        figure(f"SIGKILL to the motor's line low: {(lows[0] - killed_at) / 1e9:.1f} s")
+        motor = launcher.state()["motor"]
+        lows = [(at, out) for at, level, out in motor if level == 0 and at >= killed_at]
+        assert lows and lows[0][0] < started * 1000, (motor, killed_at, started, journal)
+        low_at, out_at_low = lows[0]
         online = watch.came_online(after=mark)
+        owed = watch.wait_for("state", lambda m: "owed" in m.json, after=online).json["owed"]
         state = watch.wait_for(
             "state", lambda m: (m.json["owed"], m.json["launcher"]) == (0, "idle"), after=online
         ).json
-        out = launcher.wait(lambda s: True, "")["out"]
-        assert out in (5, 6), (out, state)  # the card in the beam at the kill counts as dealt
+        dealt_after = launcher.wait(lambda s: True, "")["out"] - out_at_low
+        assert state["cards_dispensed"] == owed == dealt_after, (state, owed, dealt_after)
     launcher.stop()
+    flew = out_at_low - (6 - owed)
+    figure(
+        f"SIGKILL to the motor's line low (outputs-off): {(low_at - killed_at) / 1e9:.1f} s;"
+        f" {flew} card(s) out meanwhile, counted by no one"
+    )
 
 
 def test_the_watchdog_ends_a_hung_daemon_drives_its_outputs_off_and_the_table_plays_again(
@@ -257,8 +286,8 @@ def test_the_watchdog_ends_a_hung_daemon_drives_its_outputs_off_and_the_table_pl
         assert re.search(r"flashtable.service: Watchdog timeout \(limit 10s\)", journal), journal
         assert "outputs off: launcher.motor.forward" in journal, journal
         watch.came_online(after=mark)
-        # The new daemon plays on the chip: a claim lights its seat.
-        seat_everyone(pins, watch, seats=(3,))
+        # The new daemon plays on the chip: the seats are kept, and a claim lights its seat.
+        seat_everyone(pins, watch, seats=(3,), seated=(1, 2))
 
 
 def test_on_a_board_of_two_chips_the_table_finds_the_pis_or_the_one_named(machine: Machine, broker):
