@@ -44,12 +44,13 @@ class Chip:
         return f"{self.name} {self.label!r} ({self.lines} lines)"
 
 
-def chips(dev: Path = DEV) -> list[Chip]:
+def chips(dev: Path | None = None) -> list[Chip]:
     """The GPIO chips this process can open, in the kernel's order."""
     import gpiod
 
     found = []
-    paths = sorted(dev.glob("gpiochip*"), key=lambda p: int(re.sub(r"\D", "", p.name) or 0))
+    found_paths = (dev or DEV).glob("gpiochip*")
+    paths = sorted(found_paths, key=lambda p: int(re.sub(r"\D", "", p.name) or 0))
     for path in paths:
         try:
             with gpiod.Chip(str(path)) as chip:
@@ -60,7 +61,7 @@ def chips(dev: Path = DEV) -> list[Chip]:
     return found
 
 
-def find_chip(named: int | str | None, dev: Path = DEV) -> Chip:
+def find_chip(named: int | str | None, dev: Path | None = None) -> Chip:
     """The chip the config names (a number, a /dev path or gpiochipN, or a label), or else
     the Raspberry Pi's header controller."""
     present = chips(dev)

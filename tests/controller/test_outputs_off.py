@@ -34,8 +34,13 @@ def test_on_simulated_pins_there_is_nothing_to_drive(tmp_path, capsys):
     assert out == "outputs off: the pins are simulated (mock), nothing to drive\n"
 
 
-def test_without_the_pis_pins_it_says_why_and_fails(tmp_path, capsys):
+def test_without_the_pis_pins_it_says_why_and_fails(tmp_path, capsys, monkeypatch):
+    # This machine has no Raspberry Pi GPIO chip (nor, in a container, any chip).
+    monkeypatch.setattr("hardware.gpio_chip.DEV", tmp_path)
     assert main(["outputs-off", "--state-dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("flashtable: cannot drive the outputs off: pin factory")
+    assert err.startswith(
+        "flashtable: cannot drive the outputs off: no Raspberry Pi GPIO controller among the"
+        " GPIO chips (none this user may open): name the table's chip in [gpio] chip"
+    )
     assert err.count("\n") == 1
