@@ -145,7 +145,8 @@ def main() -> None:
             print(
                 f"SLAP races on gpiod pins: {slap['races']}, {slap['pairs']} pairs of presses"
                 f" {slap['gap_ms'][0]:.3f} to {slap['gap_ms'][1]:.1f} ms apart: {slap['errors']}"
-                f" ordering errors; {slap['ties']} places marked as ties"
+                f" ordering errors; {slap['ties']} places marked as ties;"
+                f" {slap['missed']} presses the race never saw"
                 f" ({slap['seconds']:.0f} s)"
             )
         finally:

@@ -201,7 +201,7 @@ def slap(races: int, seed: int) -> dict:
         for seat in SEATS:
             hand.tap(f"seat{seat}.button")
         hand.tap("play_pause")
-        errors = pairs = ties = 0
+        errors = pairs = ties = missed = 0
         gaps: list[float] = []
         started = time.monotonic()
         for _ in range(races):
@@ -225,7 +225,10 @@ def slap(races: int, seed: int) -> dict:
             order = [place["seat"] for place in result["order"]]
             ms = {place["seat"]: place["ms"] for place in result["order"]}
             ties += sum(place["tie"] for place in result["order"])
-            for first, second in itertools.pairwise(racers):
+            # A press the race never saw (no edge came from the kernel) is missed, not ranked.
+            missed += sum(value is None for value in ms.values())
+            pressed = [seat for seat in racers if ms[seat] is not None]
+            for first, second in itertools.pairwise(pressed):
                 # Pressed one after the other: the second's edge after the first's.
                 pairs += 1
                 surely_apart = (presses[second][0] - presses[first][1]) / 1e6
@@ -236,6 +239,7 @@ def slap(races: int, seed: int) -> dict:
             "pairs": pairs,
             "errors": errors,
             "ties": ties,
+            "missed": missed,
             "gap_ms": [min(gaps) * 1e3, max(gaps) * 1e3],
             "seconds": time.monotonic() - started,
         }
