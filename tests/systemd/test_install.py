@@ -48,8 +48,10 @@ NEVER_READY = {
 @pytest.fixture(scope="session")
 def wheels(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("wheels")
-    for dist in runtime_distributions(markers=python_markers(SYSTEM_PYTHON)):
-        repack(dist, out)
+    markers = python_markers(SYSTEM_PYTHON)
+    same = markers["python_version"] == f"{sys.version_info[0]}.{sys.version_info[1]}"
+    for dist in runtime_distributions(markers=markers):
+        repack(dist, out, same_python=same)
     return {
         "1.0.0": build_table_wheel(out, "1.0.0", {}),
         "2.0.0": build_table_wheel(out, "2.0.0", REJECTS_CONFIG),
