@@ -23,6 +23,7 @@ RUNS = [
     ("Memory over one long round", "rss_round.py", ["100000"]),
     ("Start-up", "start_up.py", ["10"]),
     ("Engine step cost, early and late in one game", "engine_step.py", ["101000", "3"]),
+    ("Loop timers: select, epoll and both", "loop_timers.py", ["3000", "5"]),
 ]
 
 

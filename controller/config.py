@@ -190,6 +190,7 @@ KINDS = {
     str: "text in quotes",
     bool: "true or false",
     CHIP: "a number or text in quotes",
+    list: "a list in brackets",
 }
 
 _SCHEMA: Mapping[str, Mapping[str, type | UnionType]] = {

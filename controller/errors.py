@@ -26,7 +26,7 @@ class SettingError(TableError, ValueError):
 
 
 class CrossedBounds(SettingError):
-    """Both bounds of a pair set at once, the smaller above the larger."""
+    """A pair of bounds that a change would leave the smaller above the larger."""
 
     def __init__(self, low: str, high: str, values: tuple[object, object]) -> None:
         super().__init__(f"{low} ({values[0]}) cannot be above {high} ({values[1]})")
@@ -44,6 +44,15 @@ class CannotStart(TableError):
 
 class TableStopped(TableError, RuntimeError):
     """The table stopped before it carried out the request."""
+
+
+class WrongThread(TableError, RuntimeError):
+    """A call that belongs on the table's loop thread came from another; `submit` is the way
+    in from there."""
+
+
+class TableUnreachable(TableError, OSError):
+    """A running table that gave the shell no answer; the message says why, in one line."""
 
 
 class MessageRefused(TableError, ValueError):

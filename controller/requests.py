@@ -8,17 +8,23 @@ loop, hands its requests to `Daemon.handle`. Both end in the same code.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 
+from .errors import SettingError
 from .game.events import Command, ExactDraw
-from .settings import BURST_CARDS, MAX_SEATS
+from .game.rounds import INTENTS
+from .settings import BURST_CARDS, MAX_SEATS, parsed
 
-# Play/Pause (start, pause or resume, as the button does), a new round with the same seats,
+# Intents, each checked against the table in the step that carries it out, so that one
+# already so does nothing (a resume of a running table) and two at once never undo each
+# other: start a round, pause the turn, resume it, and the next round now (a round still
+# going ends first; a remote's New round, with nobody at the table to press Start). Then
+# the menu's new round (a round going ends, with its summary; after one, the next starts),
 # back to seating, "someone is at the table" (wakes it; the sleep timer starts over), a
 # player out with a place brought back into the round (with its seat), and the evening's
 # standings started over.
-GAME_COMMANDS = ("play", "new_round", "seating", "wake", "bring_back", "reset_standings")
+GAME_COMMANDS = (*INTENTS, "new_round", "seating", "wake", "bring_back", "reset_standings")
 # The exact counts the menu's quick dispense offers. A remote (MQTT, the web page) deals any
 # count up to the largest burst a hit can bring.
 QUICK_DISPENSE = (1, 2, 4, 6)
@@ -27,13 +33,18 @@ MAX_DEAL = max(BURST_CARDS)
 
 @dataclass(frozen=True)
 class ChangeSettings:
-    """Set some settings; the future's result is the table's new `Settings`, or SettingError."""
+    """Set the settings named, and only those: each value is checked when the request is
+    made (SettingError), and merged with the table's settings when it is carried out, in
+    one step; the future's result is the table's new `Settings`, or SettingError when the
+    change meets settings it cannot go with (a bound past the other)."""
 
-    changes: Mapping[str, object] = field(default_factory=dict)
+    changes: Mapping[str, object]
 
     def __post_init__(self) -> None:
+        if not self.changes:
+            raise SettingError("nothing to set")
         # A copy nobody else holds: the caller's dict may change after it is handed over.
-        object.__setattr__(self, "changes", MappingProxyType(dict(self.changes)))
+        object.__setattr__(self, "changes", MappingProxyType(parsed(self.changes)))
 
 
 @dataclass(frozen=True)

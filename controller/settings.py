@@ -30,6 +30,15 @@ class Setting:
     options: tuple[Value, ...]
     unit: str = ""
 
+    @property
+    def about(self) -> str:
+        """What the setting does, in one line, for wherever it is chosen."""
+        return ABOUT[self.key]
+
+    def explain(self, value: Value) -> str:
+        """The line that says what `value` does: a word option's own, or the setting's."""
+        return MEANINGS.get(self.key, {}).get(str(value), self.about)
+
     def parse(self, raw: object) -> Value:
         """The allowed value that `raw` stands for (6, "6" and "6s" are all 6 seconds)."""
         value: object = raw
@@ -94,6 +103,7 @@ SETTINGS: tuple[Setting, ...] = (
     # "first": the first player out wins and the round ends; "places": the house rule
     # Weiterspielen, play on until every place is taken.
     Setting("finish", "Finish", "first", ("first", "places")),
+    Setting("hit_ends_turn", "Hit ends turn", "off", ("off", "on")),
     Setting("sleep_time", "Sleep time", 10, ("off", *range(1, 61)), "min"),
     Setting(
         "launcher_profile",
@@ -116,6 +126,72 @@ SETTINGS: tuple[Setting, ...] = (
 
 BY_KEY: Mapping[str, Setting] = {s.key: s for s in SETTINGS}
 
+# What each setting does, and each word option, in one line each: the LCD menu shows the line
+# of the value being chosen, as do the view's help, the web remote and docs/config.md.
+ABOUT: Mapping[str, str] = {
+    "mode": "What the table plays.",
+    "turn_timer": "How long the lit player has to press their button.",
+    "surprise_min": "The shortest secret limit of a surprise turn.",
+    "surprise_max": "The longest secret limit of a surprise turn.",
+    "timeout_penalty": "Cards for a player whose time runs out.",
+    "slap_window": "How long the others have to hit their buttons after a SLAP.",
+    "slap_penalty": "Cards for the slowest player of a SLAP race.",
+    "picker": "How the next player is picked.",
+    "jump_in": "Whether a player may play an identical card out of turn.",
+    "finish": "How a round ends.",
+    "hit_ends_turn": "Whether the lit player's launcher press ends their turn.",
+    "sleep_time": "Minutes without a press before the table pauses and goes dark.",
+    "launcher_profile": "How often the launcher fires, and how many cards.",
+    "custom_chance": "How often a press fires, on the custom profile.",
+    "custom_min": "The smallest burst of the custom profile.",
+    "custom_max": "The largest burst of the custom profile.",
+    "burst_cap": "The most cards one player gets from hits within 10 s.",
+    "jam_time": "How long the roller may run with no card out before it stops: a jam.",
+    "volume": "How loud the buzzer sounds.",
+    "brightness": "How bright the seat lights shine.",
+    **{
+        f"handicap_seat{n}": "Extra seconds on every turn of this seat, for younger players."
+        for n in range(1, MAX_SEATS + 1)
+    },
+}
+MEANINGS: Mapping[str, Mapping[str, str]] = {
+    "mode": {
+        "flash": "Random turns and timers; draw by hand, penalties on the LCD.",
+        "extreme": "The launcher alone: each press a random hit; no turns.",
+        "table": "Flash and Extreme: random turns, the launcher deals penalties.",
+    },
+    "turn_timer": {
+        "off": "No time limit: the lit player takes their time.",
+        "surprise": "A secret limit each turn, between Surprise min and max.",
+    },
+    "picker": {
+        "classic": "Anyone, at random: the same player may come up again and again.",
+        "fair": "Never 3 times running; the longer you wait, the likelier you are.",
+    },
+    "jump_in": {
+        "off": "Only the lit player plays.",
+        "on": "Hold your button 0.6 s to jump in with an identical card.",
+    },
+    "finish": {
+        "first": "The first player out wins, and the round ends.",
+        "places": "Play on: each player out takes the next place.",  # Weiterspielen
+    },
+    "hit_ends_turn": {
+        "off": "The timer waits while the cards fly; then press your button.",
+        "on": "UNO Attack's rule: the turn ends once the cards have landed.",
+    },
+    "sleep_time": {"off": "The table never sleeps."},
+    "launcher_profile": {
+        "classic": "Fires about 1 press in 3; 1 to 8 cards, mostly 3 to 5.",
+        "mild": "Fires about 1 press in 4; 1 to 3 cards.",
+        "wild": "Fires about 1 press in 2; 2 to 12 cards.",
+        "ascending": "Likelier with every miss: it fires by the 4th press.",
+        "custom": "Your own chance and burst sizes (Custom launcher).",
+    },
+    "burst_cap": {"off": "No cap: every burst lands in full."},
+    "volume": {"off": "Silent.", "low": "Quiet tones.", "high": "Full tones."},
+}
+
 
 class Settings(Mapping[str, Value]):
     """An immutable, valid set of values for every setting; read as `settings.turn_timer`."""
@@ -134,6 +210,7 @@ class Settings(Mapping[str, Value]):
     picker: str
     jump_in: str
     finish: str
+    hit_ends_turn: str
     sleep_time: int | str  # minutes or "off"
     launcher_profile: str
     custom_chance: int
@@ -192,25 +269,42 @@ BOUNDS = (("surprise_min", "surprise_max"), ("custom_min", "custom_max"))
 
 
 def _merge(base: Mapping[str, Value], changes: Mapping[str, object]) -> dict[str, Value]:
-    """`base` with `changes` parsed and applied, every pair of BOUNDS kept in order.
-
-    Moving one bound past the other drags the other along (as turning the menu value would);
-    changing both at once to min > max is contradictory and raises CrossedBounds.
-    """
-    merged = dict(base)
-    for key, raw in changes.items():
-        merged[key] = setting(key).parse(raw)
-    for low_key, high_key in BOUNDS:
-        low, high = merged[low_key], merged[high_key]
-        if not isinstance(low, int) or not isinstance(high, int) or low <= high:
-            continue
-        if low_key in changes and high_key in changes:
-            raise CrossedBounds(low_key, high_key, (low, high))
-        if low_key in changes:
-            merged[high_key] = low
-        else:
-            merged[low_key] = high
+    """`base` with `changes` parsed and applied. A pair of BOUNDS left with its smaller above
+    its larger raises CrossedBounds naming both, whether the change moved one or both: a
+    change never moves a setting it does not name (the menu's turn names both, `dragged`)."""
+    merged = {**base, **parsed(changes)}
+    _uncrossed(merged)
     return merged
+
+
+def parsed(changes: Mapping[str, object]) -> dict[str, Value]:
+    """`changes` as their settings' values, checked as far as any table would: each value
+    alone, and a pair of bounds named together; raises SettingError naming what it refuses.
+    Whether a bound passes the other's value on a table is for that table to say."""
+    values = {key: setting(key).parse(raw) for key, raw in changes.items()}
+    _uncrossed(values)
+    return values
+
+
+def _uncrossed(values: Mapping[str, Value]) -> None:
+    for low_key, high_key in BOUNDS:
+        low, high = values.get(low_key), values.get(high_key)
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            raise CrossedBounds(low_key, high_key, (low, high))
+
+
+def dragged(settings: Settings, key: str, value: Value) -> dict[str, Value]:
+    """The change that sets `key` to `value`, the other bound of its pair moved along when
+    the value passes it: what a turn of the menu's knob asks for."""
+    change = {key: value}
+    if isinstance(value, int):
+        for low_key, high_key in BOUNDS:
+            low, high = settings[low_key], settings[high_key]
+            if key == low_key and isinstance(high, int) and value > high:
+                change[high_key] = value
+            elif key == high_key and isinstance(low, int) and value < low:
+                change[low_key] = value
+    return change
 
 
 def setting(key: str) -> Setting:

@@ -43,6 +43,8 @@ SIZES = {
     "roller": (25, "diameter of the pick roller, the exit roller and its idler"),
     "proud": (1, "how far the pick roller stands above the hopper's floor"),
     "hopper_switch": (140, "outer face of the wall to the hopper switch's lever"),
+    "cutout_l": (30, "cut-out in the bottom plate under the 60-tooth pulley, along the path"),
+    "cutout_w": (16, "that cut-out, across (beside the hopper, under the pulley)"),
 }
 
 
@@ -53,6 +55,36 @@ def mm(name: str) -> float:
 # Derived sizes, for the guide's text: an octagon's side, and the walls between the plates.
 SIDE = mm("across_flats") * math.tan(math.radians(22.5))
 WALL_HEIGHT = mm("height") - 2 * mm("plywood")
+
+# The roller belt: GT2 (2 mm a tooth) from the exit roller's shaft to the pick roller's.
+GT2_PITCH = 2.0
+SMALL_TEETH, LARGE_TEETH = 20, 60
+FLANGE = 2.0  # how far a pulley's flange may stand out past its belt, radially
+
+
+def pitch_diameter(teeth: int) -> float:
+    return teeth * GT2_PITCH / math.pi
+
+
+def _shafts() -> tuple[tuple[float, float], tuple[float, float]]:
+    """The exit roller's and the pick roller's shaft centres: (mm in from the wall's outer
+    face, mm above the table)."""
+    r, plane = mm("roller") / 2, mm("card_plane")
+    return (mm("exit_nip"), plane - r), (mm("pick"), plane + mm("proud") - r)
+
+
+def belt_length(centres: float, small: float, large: float) -> float:
+    """A closed belt's pitch length around two pulleys of pitch diameters `small` and
+    `large` whose shafts stand `centres` apart: the standard formula for an open belt."""
+    return 2 * centres + math.pi * (large + small) / 2 + (large - small) ** 2 / (4 * centres)
+
+
+SHAFTS = math.dist(*_shafts())
+BELT = belt_length(SHAFTS, pitch_diameter(SMALL_TEETH), pitch_diameter(LARGE_TEETH))
+BELT_TEETH = round(BELT / GT2_PITCH)  # the closed belt to buy: the nearest whole tooth
+# The 60-tooth pulley's lowest reach above the table, flange included: below the bottom
+# plate's top, so the plate has a cut-out under it (SIZES "cutout_l", "cutout_w").
+PULLEY_LOW = _shafts()[1][1] - pitch_diameter(LARGE_TEETH) / 2 - FLANGE
 
 FONTS = "DejaVu Sans, Verdana, Arial, sans-serif"
 FONT = 11
@@ -165,7 +197,7 @@ def draw(out: Path = OUT) -> str:
     _top(page, (655, 290), launcher=True)
     _section(page, (20, 510))
     _slot_wall(page, (560, 620))
-    height = 950
+    height = 965
     svg = page.svg(height)
     out.write_text(svg, encoding="utf-8")
     return svg
@@ -303,7 +335,10 @@ def _section(page: Page, origin: tuple[float, float]) -> None:
     right = back + 12
     page.line(at(-18, 0), at(right, 0), 1.0)  # the table
     page.rect(*at(0, height), ply * scale, height * scale, 1.0)  # the wall
-    page.rect(*at(ply, ply), (right - ply) * scale, ply * scale, 1.0, fill="#eeeeee")  # bottom
+    # the bottom plate, with its cut-out under the 60-tooth pulley
+    cut_from, cut_to = pick - mm("cutout_l") / 2, pick + mm("cutout_l") / 2
+    page.rect(*at(ply, ply), (cut_from - ply) * scale, ply * scale, 1.0, fill="#eeeeee")
+    page.rect(*at(cut_to, ply), (right - cut_to) * scale, ply * scale, 1.0, fill="#eeeeee")
     page.rect(*at(ply, height), (right - ply) * scale, ply * scale, 1.0, fill="#eeeeee")  # top
     slot_top = plane + mm("slot_h")
     page.rect(*at(-0.5, slot_top), (ply + 1) * scale, mm("slot_h") * scale, 0.8, fill="white")
@@ -337,11 +372,15 @@ def _section(page: Page, origin: tuple[float, float]) -> None:
     for c in (pick_c, drive_c, idler_c):
         page.circle(at(*c), r * scale, 1.2)
         page.circle(at(*c), 1.5 * scale, 0.8)
-    page.text(at(pick + r + 2, plane - 13), "pick roller", "start", SMALL)
-    page.text(at(nip + r + 1.5, plane - 13), "exit", "start", SMALL)
+    # beyond the 60-tooth pulley behind it, with a leader to the roller
+    beyond = pick + pitch_diameter(LARGE_TEETH) / 2 + 2
+    page.line(at(pick + r, pick_c[1]), at(beyond - 0.5, pick_c[1]), 0.6)
+    page.text(at(beyond, pick_c[1]), "pick roller", "start", SMALL)
+    # left of the wall, with a leader: the pulleys behind fill the room beside the roller
+    page.line(at(nip - r, drive_c[1]), at(-3.5, drive_c[1]), 0.6)
+    page.text(at(-4, drive_c[1]), "exit", "end", SMALL)
     page.text(at(nip + r + 1.5, plane + 17), "idler", "start", SMALL)
-    # the belt: 20 teeth on the exit roller's shaft, 60 on the pick roller's
-    page.line(at(nip, plane - r - 3), at(pick, plane + mm("proud") - 2 * r - 4), 0.8, GREY, "4,3")
+    _belt(page, at, scale)
     # the opto-interrupter's two arms around the path; the cards' way out
     page.rect(*at(beam - 3, plane + 7), 6 * scale, 5 * scale, 1.0, BLUE, fill="#dbe6f3")
     page.rect(*at(beam - 3, plane - 2), 6 * scale, 5 * scale, 1.0, BLUE, fill="#dbe6f3")
@@ -358,6 +397,8 @@ def _section(page: Page, origin: tuple[float, float]) -> None:
         along = 1.7 if u < 15 else 0.5
         page.dimension(at(0, 0), at(u, 0), f"{u:.0f}", (0, 16 + 18 * i), along=along)
     page.dimension(at(right, 0), at(right, plane), f"{plane:.0f}", (14, 0))
+    cut_out = f"cut-out {mm('cutout_l'):.0f}"
+    page.dimension(at(cut_from, 0), at(cut_to, 0), cut_out, (0, 88), along=1.9)
     page.dimension(at(right, 0), at(right, height), f"{height:.0f}", (40, 0))
     page.dimension(
         at(gate, height),
@@ -369,11 +410,49 @@ def _section(page: Page, origin: tuple[float, float]) -> None:
         ("the gate passes one card: its edge 1.5 card thicknesses above the floor", BLUE),
         ("the pick roller stands 1 mm proud of the floor; a belt (20:60) turns it", "black"),
         ("at a third of the exit roller's speed, so each card leaves a gap", "black"),
+        (
+            f"belt {BELT_TEETH * GT2_PITCH:.0f} mm ({BELT_TEETH} teeth), shafts"
+            f" {SHAFTS:.1f} apart; T: its tensioner, on the upper run",
+            GREY,
+        ),
         ("the beam: the opto-interrupter's gap, which every card passes through", BLUE),
         (f"the hopper switch's lever, {lever:.0f} from the face, through the floor", "black"),
     )
     for i, (note, colour) in enumerate(notes):
         page.text((ox, oy + 346 + i * 15), note, "start", SMALL, colour)
+
+
+def _outer_tangent(c1, r1, c2, r2, side: float) -> tuple[tuple[float, float], ...]:
+    """Where the belt's straight run touches two pulleys (circles c1, r1 and c2, r2) on
+    one `side` (+1: the upper run, -1: the lower), in the drawing's millimetres."""
+    (x1, y1), (x2, y2) = c1, c2
+    d = math.dist(c1, c2)
+    ux, uy = (x2 - x1) / d, (y2 - y1) / d
+    k = (r1 - r2) / d
+    h = side * math.sqrt(1 - k * k)
+    nx, ny = ux * k - uy * h, uy * k + ux * h  # the run's normal, out from both pulleys
+    return (x1 + nx * r1, y1 + ny * r1), (x2 + nx * r2, y2 + ny * r2)
+
+
+def _belt(page: Page, at, scale: float) -> None:
+    """The pulleys behind the rollers (dashed: beside the hopper, off the cards' path), the
+    belt's two runs, and the tensioner pressing on the upper run."""
+    drive, pick = _shafts()
+    small, large = pitch_diameter(SMALL_TEETH) / 2, pitch_diameter(LARGE_TEETH) / 2
+    page.circle(at(*drive), small * scale, 0.7, GREY, dash="3,2")
+    page.circle(at(*pick), large * scale, 0.7, GREY, dash="3,2")
+    for side in (1, -1):
+        a, b = _outer_tangent(drive, small, pick, large, side)
+        page.line(at(*a), at(*b), 1.0, GREY)
+    a, b = _outer_tangent(drive, small, pick, large, 1)
+    along = 0.6  # of the run from the small pulley: clear of the idler roller
+    middle = (a[0] + (b[0] - a[0]) * along, a[1] + (b[1] - a[1]) * along)
+    normal = (-(b[1] - a[1]), b[0] - a[0])
+    length = math.hypot(*normal)
+    idler = 6.0  # a smooth GT2 idler of 12 mm on an M3 screw
+    centre = (middle[0] + normal[0] / length * idler, middle[1] + normal[1] / length * idler)
+    page.circle(at(*centre), idler * scale, 1.0, GREY)
+    page.text(at(*centre), "T", "middle", SMALL, GREY)
 
 
 def _slot_wall(page: Page, origin: tuple[float, float]) -> None:

@@ -213,7 +213,9 @@ def test_every_stage_of_assembly_ends_with_a_check():
 
 
 def test_the_images_the_guide_shows_are_there():
-    for image in re.findall(r"\]\(([\w.]+\.(?:png|svg))\)", read(GUIDE)):
+    images = re.findall(r"\]\(([\w.]+\.(?:png|svg))\)", read(GUIDE))
+    assert {"schematic.png", "schematic.svg", "enclosure.png", "enclosure.svg"} <= set(images)
+    for image in images:
         assert (GUIDE.parent / image).is_file(), image
 
 
@@ -259,3 +261,81 @@ def test_the_enclosure_picture_is_the_image_at_page_width(drawing):
     svg_width, svg_height = svg_layout.size(drawing)
     assert width == 880
     assert abs(height - round(880 * svg_height / svg_width)) <= 1
+
+
+# -- the launcher's mechanics: the numbers the guide gives are the drawing's -----------------
+
+
+def test_the_belt_the_guide_lists_is_the_length_its_pulleys_and_shafts_need():
+    guide = " ".join(read(GUIDE).split())
+    small = enclosure.pitch_diameter(enclosure.SMALL_TEETH)
+    large = enclosure.pitch_diameter(enclosure.LARGE_TEETH)
+    # the formula as the guide writes it, with the drawing's numbers put in
+    assert "L = 2C + π(D + d)/2 + (D \N{MINUS SIGN} d)² / 4C" in guide
+    assert f"C = {enclosure.SHAFTS:.1f} mm between the shafts" in guide
+    assert f"d = {small:.2f} mm and D = {large:.2f} mm" in guide
+    assert f"L = {enclosure.BELT:.1f} mm" in guide
+    # the belt to buy is a whole number of teeth, the nearest to the length needed
+    teeth = enclosure.BELT_TEETH
+    assert abs(enclosure.BELT - teeth * enclosure.GT2_PITCH) <= enclosure.GT2_PITCH / 2
+    length = f"{teeth * enclosure.GT2_PITCH:.0f} mm ({teeth} teeth)"
+    assert length in guide
+    assert length in bom()["roller belt"][1]
+    assert enclosure.SMALL_TEETH * 3 == enclosure.LARGE_TEETH  # "a third of the speed"
+    assert "tensioner" in bom()["roller belt"][1]
+
+
+def test_the_large_pulley_turns_clear_of_the_table_through_the_bottom_plates_cut_out():
+    low, ply = enclosure.PULLEY_LOW, enclosure.mm("plywood")
+    assert 0 < low < ply  # into the bottom plate, above the table: the plate needs the hole
+    reach = enclosure.pitch_diameter(enclosure.LARGE_TEETH) / 2 + enclosure.FLANGE
+    above_plate = enclosure._shafts()[1][1] - ply
+    chord = 2 * (reach**2 - above_plate**2) ** 0.5  # where the pulley passes the plate's top
+    assert enclosure.mm("cutout_l") > chord
+    guide = " ".join(read(GUIDE).split())
+    assert f"reaches down to {low:.1f} mm above the table" in guide
+    cutout = f"{enclosure.mm('cutout_l'):.0f} x {enclosure.mm('cutout_w'):.0f} mm"
+    assert f"Cut a hole of {cutout}" in guide
+
+
+def test_every_part_of_the_launchers_mechanics_is_in_the_bill_of_materials():
+    parts = bom()
+    assert "30 mm long" in parts["motor"][1] and "bracket" in parts["motor"][1]
+    assert "idler's axle" in parts["shafts"][1]
+    assert "idler's axle" in parts["idler springs"][1]
+    assert "steel strip" in parts["gate"][1]
+    mechanics = section(read(GUIDE), "## The launcher's mechanics")
+    for part in ("side cheeks", "bearings", "springs", "steel strip", "tensioner", "cut-out"):
+        assert part in mechanics, part
+
+
+def test_the_launcher_tables_config_has_the_lines_its_sentence_counts():
+    guide = read(GUIDE)
+    counted = re.search(r"(\w+) lines of `\[pins\]`", guide).group(1)
+    block = guide[guide.index("The config of a launcher table") :]
+    block = block[block.index("[pins]") : block.index("```", block.index("[pins]"))]
+    lines = [line for line in block.splitlines()[1:] if "=" in line]
+    words = {"four": 4, "five": 5, "six": 6}
+    assert words[counted.lower()] == len(lines)
+    # the shipped config offers the same lines, commented out
+    shipped = read(ROOT / "systemd" / "flashtable.toml")
+    for line in lines:
+        assert f"# {line}" in shipped, line
+
+
+def test_the_pico_reads_the_same_card_sensor_wired_the_same_way():
+    pico = read(ROOT / "firmware" / "README.md")
+    sensor = bom()["card sensor"][1]
+    assert "opto-interrupter" in sensor and "150 Ω" in sensor
+    wiring = section(pico, "## Wiring")
+    assert "opto-interrupter" in wiring and "150 Ω" in wiring
+    assert "VCC" not in wiring  # the slotted sensor has no supply pin of its own
+
+
+def test_the_shipped_config_has_its_headers_and_every_key_commented_out_as_the_guide_says():
+    shipped = read(ROOT / "systemd" / "flashtable.toml").splitlines()
+    live = [line for line in shipped if line.strip() and not line.lstrip().startswith("#")]
+    assert live and all(re.fullmatch(r"\[\w+\]", line) for line in live), live
+    deploy = " ".join(read(DEPLOY).split())
+    assert "each section's header with every key under it a comment" in deploy
+    assert "example.org" not in deploy  # step 3 copies the operator's own checkout

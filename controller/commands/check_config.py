@@ -11,6 +11,7 @@ from pathlib import Path
 from ..config import DEFAULT_PATH, load
 from ..errors import ConfigError
 from ..storage.safe_read import kind
+from ..web.password import memory, read_hash
 
 
 def check_config(path: Path | None) -> int:
@@ -23,6 +24,12 @@ def check_config(path: Path | None) -> int:
         problem = serial_port_problem(launcher.port)
         if problem is not None:
             raise ConfigError(f"{path or DEFAULT_PATH}: launcher.port {launcher.port} {problem}")
+    web_hash = None
+    if config.web is not None and config.web.password_file is not None:
+        try:  # as a sign-in reads it, with the costs a sign-in affords
+            web_hash = read_hash(config.web.password_file)
+        except ConfigError as err:
+            raise ConfigError(f"{path or DEFAULT_PATH}: {err}") from None
     shown = path or (DEFAULT_PATH if DEFAULT_PATH.exists() else "no config file: the defaults")
     print(f"{shown}: ok, table {config.table_id!r}, {pinmap.seats} seats")
     for role, pin in pinmap.pins.items():
@@ -37,6 +44,10 @@ def check_config(path: Path | None) -> int:
                 "the table opens it once it appears",
                 file=sys.stderr,
             )
+    if web_hash is not None:
+        costs = f"scrypt N={web_hash.n} r={web_hash.r} p={web_hash.p}"
+        mib = memory(web_hash.n, web_hash.r, web_hash.p) // 2**20
+        print(f"  web remote: a password hash ({costs}, {mib} MiB a sign-in)")
     return 0
 
 

@@ -26,10 +26,22 @@ from .settings_command import settings_command
 
 log = logging.getLogger("flashtable")
 
-# A simulated table on the same machine as a real one must never touch the real one's files.
-SIM_STATE_DIR = (
-    Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "flashtable-sim"
-)
+
+SOURCE = Path(__file__).resolve().parents[2]  # the checkout, if the program runs from one
+
+
+def sim_state_dir(source: Path = SOURCE) -> Path:
+    """The simulated table's own place, apart from a real table's files: in the checkout the
+    program runs from (`source`, where `./dev` installs it), so that each clone's simulated
+    table starts new and no clone resumes another's game; installed from a package, in the
+    user's state directory."""
+    if (source / "pyproject.toml").is_file() and (source / "controller").is_dir():
+        return source / ".sim-state"
+    home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(home) / "flashtable-sim"
+
+
+SIM_STATE_DIR = sim_state_dir()
 
 
 def _how_to_play() -> str:
@@ -222,7 +234,15 @@ def main(argv: list[str] | None = None) -> int:
 def command(argv: list[str] | None) -> int:
     """Parse `argv` and run the command it names; its exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # argparse takes a command's KEY=VALUE words in one run: those after an option among them
+    # (`settings set --sim turn_timer=8`) come back in `extra`, and are theirs too.
+    changes = getattr(args, "changes", None)
+    if isinstance(changes, list):
+        changes += [word for word in extra if "=" in word and not word.startswith("-")]
+        extra = [word for word in extra if word not in changes]
+    if extra:
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "sim":
         if args.headless and args.script is None:
             args.command_parser.error("--headless needs a --script FILE to play")

@@ -17,7 +17,7 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
     (f"hold it {JUMP_HOLD:g} s", "not your turn: jump in (if Jump-In is on)"),
     (f"held {STUCK_AFTER:g} s", "before a round: reported stuck, not seated"),
     ("Play/Pause", "start, pause, resume; held down, still one press"),
-    ("launcher", "a hit (held down, still one); Extreme: no seats needed"),
+    ("launcher", "a hit; in your turn the timer waits till the cards land"),
     (f"push held {HOLD_BACK:g} s", "in the menu: back; from its top, close it, play on"),
 )
 

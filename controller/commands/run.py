@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import selectors
 import signal
 import sys
 from collections.abc import Coroutine
@@ -17,6 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..config import Config
 from ..errors import CannotStart
 from ..requests import RereadSettings
+from ..tally import TroubleTally, tally_loop_errors
+from .punctual_selector import PunctualSelector
 
 if TYPE_CHECKING:
     from ..shell.daemon import Daemon
@@ -30,11 +31,14 @@ T = TypeVar("T")
 
 
 def table_loop() -> asyncio.AbstractEventLoop:
-    """The daemon's event loop: asyncio's own, waiting in select(2), whose timeout is in
-    microseconds. epoll's is in whole milliseconds, rounded up, so every timer (a turn
-    running out, a blink's edge, a debounce window) would run up to 1 ms late. select takes
-    descriptors numbered below 1024 only; the daemon holds a handful, all low."""
-    return asyncio.SelectorEventLoop(selectors.SelectSelector())
+    """The daemon's event loop: asyncio's own, on `PunctualSelector`: epoll takes
+    descriptors of any number (a page's hundreds of connections), select(2) on epoll's own
+    times the wait to the microsecond, so that no timer (a turn running out, a blink's edge,
+    a debounce window) runs a millisecond late."""
+    selector = PunctualSelector()
+    if not selector.punctual:
+        log.warning("the loop's timers may run up to 1 ms late: epoll's descriptor is high")
+    return asyncio.SelectorEventLoop(selector)
 
 
 PR_SET_TIMERSLACK = 29  # prctl(2)
@@ -110,7 +114,8 @@ def build_daemon(
     from hardware.sim.pins import SimFactory
 
     from ..game.lcd_glyphs import CUSTOM_CHARS
-    from ..shell.daemon import Daemon, Wiring
+    from ..shell.daemon import Daemon
+    from ..shell.wiring import Wiring
 
     clock = LoopClock(asyncio.get_running_loop())
     try:
@@ -179,6 +184,8 @@ async def run_daemon(
     from ..web import served
 
     loop = asyncio.get_running_loop()
+    tally = TroubleTally(logging.getLogger("asyncio"))
+    tally_loop_errors(loop, tally)
     try:
         daemon = build_daemon(config, state_dir, simulated=simulated, seed=seed, notices=notices)
     except CannotStart as err:
@@ -201,14 +208,23 @@ async def run_daemon(
         pins_named(daemon.board.pin_factory),
         seed,
     )
-    async with linked(config, daemon), served(config, daemon):
-        running = asyncio.create_task(daemon.run())
-        await asyncio.sleep(0)  # the table has drawn its first screen
-        notify("READY=1")
-        interval = watchdog_interval()
-        watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
-        await running
-        if watchdog is not None:
-            watchdog.cancel()
+    try:
+        async with linked(config, daemon), served(config, daemon):
+            running = asyncio.create_task(daemon.run())
+            await asyncio.sleep(0)  # the table has drawn its first screen
+            notify("READY=1")
+            interval = watchdog_interval()
+            watchdog = asyncio.create_task(keep_watchdog_fed(interval)) if interval else None
+            await running
+            if watchdog is not None:
+                watchdog.cancel()
+    finally:
+        # The table has stopped: a stop asked again (a second SIGTERM, Ctrl+C twice) while
+        # the process ends is ignored. Closing the loop would hand both signals back to
+        # their defaults, and one landing then would end the process by the signal.
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, signal.SIG_IGN)
+    tally.close()
     log.info("stopped")
     return 0

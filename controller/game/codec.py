@@ -28,6 +28,7 @@ from . import summary, turns
 from .effects import Effect
 from .frozen import replace
 from .state import (
+    MAX_COUNT,
     MAX_OWED,
     ROUND_PHASES,
     Delivery,
@@ -90,7 +91,7 @@ def _turn(table: Table, turn: Turn, now: float) -> dict[str, Any]:
         left = table.paused_left
     else:
         at = now
-        left = None if turn.deadline is None else max(0.0, turn.deadline - now)
+        left = turn.time_left(now)
     played = _ms(max(0.0, at - turn.started))
     return {"seat": turn.seat, "played": played, "left": None if left is None else _ms(left)}
 
@@ -248,6 +249,9 @@ def _decode(
         resumed = replace(
             resumed, deadline=now + kept_left, shown=turns.shown(now + kept_left, now)
         )
+    if table.mode == "table" and any(d.seat == seat for d in table.launcher.queue):
+        # Cards were flying at the lit player: their timer waits for them again.
+        resumed = turns.wait(resumed, now, "cards")
     return replace(table, phase=Phase.PAUSED, turn=resumed, paused_left=kept_left, paused_at=now)
 
 
@@ -258,7 +262,7 @@ def _seat(value: object, seats: range) -> int:
 
 
 def _count(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
         raise UndecodableSnapshot(f"{value!r} is not a count")
     return value
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from ..settings import Settings
-from . import holds, launch, places, rest, slap, standings, summary, turns
+from . import holds, landing, launch, places, rest, rounds, slap, standings, summary, turns
 from .effects import Announce, Effect, Sound
 from .events import (
     CardOut,
@@ -26,6 +26,7 @@ from .events import (
     Stuck,
 )
 from .frozen import replace
+from .rounds import MESSAGE_TIME
 from .state import ROUND_PHASES, Message, Phase, Table
 from .text import COLUMNS
 from .turns import WARN_SECONDS
@@ -42,7 +43,6 @@ __all__ = [
 ]
 
 STUCK_AFTER = 8.0  # a seat button held this long while seating is stuck, not a player
-MESSAGE_TIME = 3.0  # how long a seating message stays up
 NEXT_ROUND = "next round"  # a mode chosen during a round: "Extreme from" it
 FINISH_NEXT = "from next round"  # a finish chosen during a round: "Finish: places" from it
 PLAY_INPUTS = frozenset({"play_pause", "encoder.push"})  # the encoder push is Play/Pause too
@@ -96,6 +96,10 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
         table = launch.stopped(table, event.reason, event.time, effects)
     elif isinstance(event, ExactDraw):
         table = launch.owe(table, None, event.cards, event.reason, effects)
+    # A card out, a resume, an OK: whatever the event, a burst may have landed by now, or a
+    # player going out let go.
+    at = min(event.time, now)
+    table = holds.settle(landing.check(table, at, rng, effects), at)
     table = _on_time(table, now, rng, effects)
     return table, effects
 
@@ -179,6 +183,13 @@ def _notice_fire(
     return replace(table, notice=replace(notice, page=max(page, notice.page + 1)))
 
 
+def _chime_fire(
+    table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
+) -> Table:
+    table = launch.chime_fire(table, when, now, rng, effects)
+    return landing.check(table, when, rng, effects)
+
+
 TIMED: tuple[tuple[Due, Fire], ...] = (
     (launch.hold_due, launch.hold_fire),
     (_message_due, _message_fire),
@@ -189,7 +200,7 @@ TIMED: tuple[tuple[Due, Fire], ...] = (
     (turns.countdown_due, turns.countdown_fire),
     (turns.banner_due, turns.banner_fire),
     (summary.due, summary.fire),
-    (launch.chime_due, launch.chime_fire),
+    (launch.chime_due, _chime_fire),
     (standings.idle_due, standings.idle_fire),
     (rest.sleep_due, rest.fall_asleep),
 )
@@ -218,10 +229,10 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
     playing = seat in table.in_play
     if name == "launcher":
         if launch.answers(table):
-            return launch.hit(table, at, rng, effects)
+            return landing.hold(launch.hit(table, at, rng, effects), at)
         return launch.refuse(table, at, effects)
     if name in PLAY_INPUTS:
-        return _play(table, at, rng, effects)
+        return rounds.play(table, at, rng, effects)
     if name == "slap" and phase is not Phase.TURN:
         return slap.refuse(table, at, effects)
     if phase is Phase.SEATING:
@@ -244,17 +255,6 @@ def _press(table: Table, event: Press, rng: random.Random, effects: list[Effect]
     return table
 
 
-def _play(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
-    """What Play/Pause does: start a round, pause, resume."""
-    if table.phase in (Phase.SEATING, Phase.ROUND_OVER):
-        return _start_round(table, at, rng, effects)
-    if table.phase is Phase.TURN and table.turn is not None:
-        return rest.pause(table, at, effects)
-    if table.phase is Phase.PAUSED:
-        return rest.resume(table, at, effects)
-    return table
-
-
 def _command(table: Table, event: Command, rng: random.Random, effects: list[Effect]) -> Table:
     at = event.time
     # The menu closing is not someone at the table (it closes by itself when left alone): it
@@ -264,15 +264,15 @@ def _command(table: Table, event: Command, rng: random.Random, effects: list[Eff
     table = replace(table, last_input=max(at, table.last_input or at))
     if event.name == "menu_opened":
         return rest.menu_opened(table, at, effects)
+    if event.name in rounds.INTENTS:
+        return rounds.intend(table, event.name, at, rng, effects)
     if table.asleep:
         return rest.wake(table, at, effects)
-    if event.name == "play":
-        return _play(table, at, rng, effects)
     if event.name == "new_round" and table.phase in ROUND_PHASES:
         # A round still going ends first, with its summary: its statistics are not lost.
         return summary.round_over(table, None, at, effects)
     if event.name == "new_round" and table.phase is Phase.ROUND_OVER:
-        return _start_round(table, at, rng, effects)
+        return rounds.start(table, at, rng, effects)
     if event.name == "bring_back" and event.seat is not None:
         return places.bring_back(table, event.seat, at, effects)
     if event.name == "reset_standings":
@@ -337,38 +337,3 @@ def _waits(table: Table, at: float) -> Table:
         lines = (f"Finish: {table.settings.finish}", FINISH_NEXT)
         return replace(table, message=Message(lines, at + MESSAGE_TIME))
     return replace(table, message=None) if said else table
-
-
-def _start_round(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> Table:
-    """From seating, or after a round (`summary.out_of_play` left nothing of the last round's
-    play): the seats stay as they are."""
-    if len(table.seated) < 2:
-        effects += [Sound("refuse"), Announce("start_refused", {"seated": len(table.seated)})]
-        message = Message(("Need 2+ players", "Press to join"), at + MESSAGE_TIME)
-        return replace(table, message=message)
-    effects += [
-        Sound("start"),
-        Announce(
-            "round_started",
-            {
-                "seats": sorted(table.seated),
-                "mode": table.settings.mode,
-                "finish": table.settings.finish,
-            },
-        ),
-    ]
-    table = replace(
-        table,
-        message=None,
-        picks=(),
-        summary=None,
-        round_mode=str(table.settings.mode),
-        round_finish=str(table.settings.finish),
-        places=(),
-    )
-    table = summary.fresh_stats(table)
-    if table.mode == "extreme":
-        # No turns in Extreme: players pass clockwise by themselves and hit the launcher.
-        return replace(table, phase=Phase.EXTREME, turn=None)
-    # The start tune is the first light's cue: no turn blip to cut it short.
-    return turns.next_turn(table, at, rng, effects, sound=False)

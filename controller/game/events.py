@@ -76,8 +76,9 @@ class ExactDraw:
 
 @dataclass(frozen=True)
 class Command:
-    """From the menu: "play" (what Play/Pause does), "new_round" (a round still going ends
-    with its summary; after one, the next starts with the same seats),
+    """From the menu and the remotes: the intents "start", "pause", "resume" and
+    "next_round" (game/rounds.py), "new_round" (a round still going ends with its summary;
+    after one, the next starts with the same seats),
     "seating" (back to claiming seats), "wake" (someone is at the menu: wake, or keep
     awake), "menu_opened" and "menu_closed" (no turn runs while the menu is open),
     "bring_back" (`seat`, out with a place by mistake, is in the round again) and

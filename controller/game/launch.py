@@ -17,12 +17,16 @@ from ..settings import Settings
 from . import profiles, rest, summary
 from .effects import Announce, Dispense, Effect, ResumeLauncher, Sound
 from .frozen import replace
-from .state import MAX_OWED, Chime, Delivery, Launcher, Lines, Message, Phase, Table
+from .state import MAX_OWED, Chime, Delivery, Launcher, Lines, Message, Phase, Table, up
 from .text import row
 
 CHIME_TIME = 0.6
 CAP_WINDOW = 10.0
 RESULT_TIME = 2.0  # how long a hit's result replaces the first line during a turn
+# What the LCD says of a hit: cards fired, none ("miss" read as a fault), and while the chime
+# sounds, that the launcher is thinking (not the last hit's result).
+NO_CARDS = "Lucky: no cards"
+CHIMING = "Launcher ..."
 HIT_PHASES = frozenset({Phase.TURN, Phase.NOTICE, Phase.EXTREME})
 QUEUE_LIMIT = 32  # deliveries owed before new ones join their seat's (at most 41 then)
 FAULT_LINES = {"jam": "JAM: clear slot", "empty": "Refill cards"}
@@ -150,7 +154,7 @@ def hit(table: Table, at: float, rng: random.Random, effects: list[Effect]) -> T
     else:
         received = sum(cards for _, who, cards in recent if who == player)
         cards = max(0, min(drawn, int(cap) - received, room))
-    misses = 0 if drawn else launcher.misses + 1
+    misses = 0 if drawn else up(launcher.misses)
     effects += [
         Sound(_chime_tune(table, launcher.misses)),
         Announce("hit", {"seat": player, "cards": cards, "drawn": drawn}),
@@ -179,7 +183,7 @@ def chime_fire(
     table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
 ) -> Table:
     chime, *rest_ = table.launcher.chimes
-    result = f"Launcher: {chime.cards}!" if chime.cards else "Launcher: miss"
+    result = f"Launcher: {chime.cards}!" if chime.cards else NO_CARDS
     table = _with(table, chimes=tuple(rest_), result=result)
     if chime.cards:
         effects.append(Sound("fire"))
@@ -202,7 +206,7 @@ def card_out(table: Table, effects: list[Effect]) -> Table:
     if queue:
         first = replace(queue[0], cards=queue[0].cards - 1)
         queue = ((first,) if first.cards else ()) + queue[1:]
-    table = _with(table, queue=queue, cards_out=launcher.cards_out + 1)
+    table = _with(table, queue=queue, cards_out=up(launcher.cards_out))
     if seat is not None:
         table = summary.record_launcher_cards(table, seat, 1)
     effects.append(Announce("card_out", {"seat": seat, "owed": table.launcher.owed}))
@@ -218,7 +222,7 @@ def stopped(table: Table, reason: str, at: float, effects: list[Effect]) -> Tabl
         Sound("alarm"),
         Announce("launcher_fault", {"fault": reason, "owed": launcher.owed}),
     ]
-    return _with(table, fault=reason, fault_at=at, jams=launcher.jams + (reason == "jam"))
+    return _with(table, fault=reason, fault_at=at, jams=up(launcher.jams, reason == "jam"))
 
 
 def hold_due(table: Table) -> float | None:

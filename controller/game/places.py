@@ -18,6 +18,7 @@ from .state import ROUND_PHASES, Message, Phase, Table
 from .text import ordinal
 
 SHOWN_FOR = 2.0  # seconds a place, or a player back, is named on the LCD
+ROUND_BANNER = "Round for places"  # the first turn's first line: the round goes on after one out
 
 
 def place_line(seat: int, place: int) -> str:

@@ -22,7 +22,7 @@ RESTFUL = frozenset({Phase.SEATING, Phase.TURN, Phase.PAUSED, Phase.ROUND_OVER, 
 def pause(table: Table, at: float, effects: list[Effect], *, sound: bool = True) -> Table:
     turn = table.turn
     assert turn is not None
-    left = None if turn.deadline is None else max(0.0, turn.deadline - at)
+    left = turn.time_left(at)
     if sound:
         effects.append(Sound("pause"))
     effects.append(Announce("paused", {"seat": turn.seat, "left": left}))
@@ -49,6 +49,9 @@ def resume(table: Table, at: float, effects: list[Effect]) -> Table:
         started=turn.started + (at - paused_at),
         deadline=None if left is None else at + left,
     )
+    if turn.waits_for:
+        # What it waited for is not over: it waits on, with that time.
+        turn = replace(turn, deadline=None, held_left=left)
     effects += [Sound("resume"), Announce("resumed", {"seat": turn.seat, "left": left})]
     return replace(
         table, phase=Phase.TURN, turn=turn, paused_left=None, paused_at=None, menu_paused=False

@@ -12,14 +12,25 @@ import random
 
 from .effects import Announce, Effect
 from .frozen import replace
-from .state import Lines, Phase, SeatStanding, SeatStats, SlapTimes, Standings, Table
+from .state import (
+    MAX_COUNT,
+    Lines,
+    Phase,
+    SeatStanding,
+    SeatStats,
+    SlapTimes,
+    Standings,
+    Table,
+)
 from .text import row
 
 PAGE_TIME = 3.0  # each standings page on the seating screen
 
 
 def fold(table: Table, winner: int | None) -> Standings:
-    """The standings with the round that has just ended added (its stats, its places)."""
+    """The standings with the round that has just ended added (its stats, its places); as
+    they were when one of their counts would pass MAX_COUNT: a round is counted whole or
+    not at all, so the standings always add up."""
     standings = table.standings
     if winner is None:
         return standings
@@ -36,7 +47,16 @@ def fold(table: Table, winner: int | None) -> Standings:
             timeouts=before.timeouts + stats.timeouts,
             slap=before.slap.add(stats.slap),
         )
-    return Standings(rounds=standings.rounds + 1, seats=seats)
+    folded = Standings(rounds=standings.rounds + 1, seats=seats)
+    return folded if _kept(folded) else standings
+
+
+def _kept(standings: Standings) -> bool:
+    """Whether a table keeps these: no count past MAX_COUNT."""
+    counts = [standings.rounds]
+    for s in standings.seats.values():
+        counts += [s.rounds, s.wins, s.placed, s.place_total, s.timeouts]
+    return max(counts) <= MAX_COUNT and all(s.slap.kept for s in standings.seats.values())
 
 
 def reset(table: Table, reason: str, at: float, effects: list[Effect]) -> Table:
@@ -95,10 +115,21 @@ def pages(standings: Standings) -> tuple[Lines, ...]:
 
 
 def slap_line(times: SlapTimes) -> str:
-    """ "SLAP ms  312/450": the best and the average reaction, or "-" without a press."""
+    """ "SLAP 312ms/450ms": the best and the average reaction, or "-" without a press; each
+    whole, whatever the race window allowed ("SLAP 1.10s/1.50s")."""
     if times.best_ms is None or times.average_ms is None:
-        return row("SLAP ms", "-")
-    return row("SLAP ms", f"{times.best_ms}/{times.average_ms}")
+        return row("SLAP", "-")
+    return row("SLAP", f"{reaction(times.best_ms)}/{reaction(times.average_ms)}")
+
+
+def reaction(ms: int) -> str:
+    """A reaction time in at most 5 characters up to the longest race window (10 s): "312ms",
+    "1.10s" (never rounded up: a time shown is one that was reached), "10.0s"."""
+    if ms < 1000:
+        return f"{ms}ms"
+    if ms < 10000:
+        return f"{ms // 10 / 100:.2f}s"
+    return f"{ms // 100 / 10:.1f}s"
 
 
 # -- the seating screen pages through them -------------------------------------------------

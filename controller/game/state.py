@@ -39,6 +39,19 @@ class Turn:
     banner: str | None = None  # replaces the first LCD line until banner_until
     banner_until: float = 0.0
     again: bool = False  # the same seat picked twice running: its light blinks meanwhile
+    # What the timer waits for, if anything: "cards" (the lit player's launcher burst on its
+    # way, landing.py), "out" (the player whose press ended the last turn holding on to go
+    # out, holds.py). Meanwhile deadline is None and held_left what it had (turns.wait).
+    waits_for: str = ""
+    held_left: float | None = None
+    landed: bool = False  # their burst has landed: the LCD asks for the player's button
+
+    def time_left(self, at: float) -> float | None:
+        """The time the timer has left at `at`: None without a timer; while it waits, what
+        it had when it began to wait."""
+        if self.waits_for:
+            return self.held_left
+        return None if self.deadline is None else max(0.0, self.deadline - at)
 
 
 @dataclass(frozen=True)
@@ -74,6 +87,10 @@ class Hold:
 
     since: float  # the press edge
     may_jump: bool
+    # The press ended the holder's own turn: holding on may mean going out, and past
+    # OUT_HINT (`going_out`) the turn it passed on waits (holds.py).
+    was_lit: bool = False
+    going_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +100,16 @@ class SlapRace:
     closes: float
     racers: frozenset[int]
     presses: Mapping[int, float] = field(default_factory=dict)  # racer: first edge
+
+
+# The largest count the table keeps (a snapshot holds no larger: game/codec.py reads none):
+# every count stops there, so a game the table saved is always one it can resume.
+MAX_COUNT = 10**9 - 1
+
+
+def up(count: int, by: int = 1) -> int:
+    """`count` grown by `by`, no further than MAX_COUNT."""
+    return min(count + by, MAX_COUNT)
 
 
 @dataclass(frozen=True)
@@ -102,6 +129,11 @@ class SlapTimes:
         return SlapTimes(
             self.presses + other.presses, self.total_ms + other.total_ms, min(bests, default=None)
         )
+
+    @property
+    def kept(self) -> bool:
+        """Whether a table keeps these: no count past MAX_COUNT."""
+        return max(self.presses, self.total_ms) <= MAX_COUNT
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import random
 from . import standings
 from .effects import Announce, Effect, Sound
 from .frozen import replace
-from .state import Lines, Phase, SeatStats, SlapTimes, Summary, Table
+from .state import Lines, Phase, SeatStats, SlapTimes, Summary, Table, up
 from .text import ordinal, row
 
 PAGE_TIME = 3.0
@@ -26,29 +26,31 @@ def record_turn(table: Table, seat: int, seconds: float, *, timeout: bool = Fals
     stats = _of(table, seat)
     stats = replace(
         stats,
-        turns=stats.turns + 1,
-        timeouts=stats.timeouts + timeout,
+        turns=up(stats.turns),
+        timeouts=up(stats.timeouts, timeout),
         turn_time=stats.turn_time + max(seconds, 0.0),
     )
     return replace(table, stats={**table.stats, seat: stats})
 
 
 def record_slap_lost(table: Table, seats: frozenset[int]) -> Table:
-    changed = {s: replace(_of(table, s), slaps_lost=_of(table, s).slaps_lost + 1) for s in seats}
+    changed = {s: replace(_of(table, s), slaps_lost=up(_of(table, s).slaps_lost)) for s in seats}
     return replace(table, stats={**table.stats, **changed})
 
 
 def record_slap_press(table: Table, seat: int, ms: int) -> Table:
     """A racer's reaction time in a slap race, in milliseconds."""
     stats = _of(table, seat)
-    stats = replace(stats, slap=stats.slap.add(SlapTimes(1, ms, ms)))
+    slap = stats.slap.add(SlapTimes(1, ms, ms))
+    # Past MAX_COUNT the press is not counted: the presses and their total go together.
+    stats = replace(stats, slap=slap if slap.kept else stats.slap)
     return replace(table, stats={**table.stats, seat: stats})
 
 
 def record_launcher_cards(table: Table, seat: int, cards: int) -> Table:
     """Cards the launcher's beam counted out to `seat` (for the launcher's exact draws)."""
     stats = _of(table, seat)
-    stats = replace(stats, launcher_cards=stats.launcher_cards + cards)
+    stats = replace(stats, launcher_cards=up(stats.launcher_cards, cards))
     return replace(table, stats={**table.stats, seat: stats})
 
 
@@ -154,7 +156,7 @@ def _place_pages(places: tuple[int, ...]) -> list[Lines]:
 
 def _seat_pages(table: Table, seat: int, winner: int | None) -> tuple[Lines, Lines, Lines]:
     # "late": turns that timed out; "slaps": slap races lost; "cards": from the launcher;
-    # "SLAP ms": the best and the average reaction in the round's slap races.
+    # "SLAP 212ms/388ms": the best and the average reaction in the round's slap races.
     stats = _of(table, seat)
     average = stats.average
     turns = f"{stats.turns} turn" + ("" if stats.turns == 1 else "s")

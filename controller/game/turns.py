@@ -112,6 +112,24 @@ def timeout(table: Table, effects: list[Effect]) -> Table:
     return replace(table, phase=Phase.NOTICE, notice=notice, turn=None)
 
 
+def wait(turn: Turn, at: float, why: str) -> Turn:
+    """The turn's timer stops at `at` for `why` ("cards", "out"), keeping its time left; a
+    turn that waits already waits on."""
+    if turn.waits_for:
+        return turn
+    return replace(turn, waits_for=why, deadline=None, held_left=turn.time_left(at))
+
+
+def go_on(turn: Turn, at: float, why: str) -> Turn:
+    """What the turn waited for (`why`) is over: its timer runs on from `at` with the time
+    it had. A wait for something else goes on."""
+    if turn.waits_for != why:
+        return turn
+    left = turn.held_left
+    deadline = None if left is None else at + left
+    return replace(turn, waits_for="", deadline=deadline, held_left=None)
+
+
 def warning(turn: Turn) -> bool:
     """In the last seconds: fast blink, ticks, and a surprise countdown shows."""
     return turn.shown is not None and turn.shown <= WARN_SECONDS

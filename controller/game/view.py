@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from . import launch, standings, summary
 from .state import ROUND_PHASES, Lines, Phase, Table, Turn
-from .text import COLUMNS, seat_numbers
+from .text import COLUMNS, row, seat_numbers
 from .turns import warning
 
 MODE_NAMES = {"flash": "Flash", "extreme": "Extreme", "table": "Table"}
@@ -53,9 +53,13 @@ def _light(table: Table, seat: int) -> str:
         # still in are lit steadily, so there theirs is dim; a pause dims every light.
         return "dim" if phase in (Phase.PAUSED, Phase.EXTREME) else "on"
     if phase is Phase.TURN and table.turn is not None and seat == table.turn.seat:
-        if warning(table.turn):
+        turn = table.turn
+        if turn.waits_for == "out":
+            return "dim"  # their turn waits for the player who may be going out
+        if warning(turn) and not turn.waits_for:  # a timer that waits asks for no hurry
             return "blink_fast"
-        return "blink" if table.turn.again else "pulse"
+        # Blinking: press on (picked again, or their cards have landed).
+        return "blink" if turn.again or turn.landed else "pulse"
     if phase is Phase.SLAP and table.race is not None and seat in table.race.racers:
         return "on" if seat in table.race.presses else "blink"
     if phase is Phase.NOTICE and table.notice is not None and seat in table.notice.flash:
@@ -94,13 +98,15 @@ def _lines(table: Table) -> Lines:
     if phase is Phase.ROUND_OVER and table.summary is not None:
         return summary.pages(table)[table.summary.page]
     if phase is Phase.EXTREME:
-        return (_extreme_header(table), table.launcher.result or IDLE_HIT)
+        return (_extreme_header(table), _launcher_line(table) or IDLE_HIT)
     turn = table.turn
     assert turn is not None
     if phase is Phase.PAUSED:
         left = "" if turn.shown is None else f"{_seconds(turn)} left"
         return ("Paused", f"Seat {turn.seat} {left:>9}")
-    return (turn.banner or header(table), f"Seat {turn.seat} turn {_seconds(turn):>4}")
+    # A launcher burst: its timer waits while the cards fly, then asks for their button.
+    doing = "wait" if turn.waits_for else "press" if turn.landed else "turn"
+    return (turn.banner or header(table), row(f"Seat {turn.seat} {doing}", _seconds(turn)))
 
 
 def _idle_lines(table: Table) -> Lines:
@@ -115,8 +121,14 @@ def _idle_lines(table: Table) -> Lines:
     joined = f"Seats {seats}" if seats else ""
     if table.mode == "extreme" and launch.in_use(table):
         # No seating needed: the launcher answers from here (SPEC §2).
-        return (_extreme_header(table), table.launcher.result or joined or IDLE_HIT)
+        return (_extreme_header(table), _launcher_line(table) or joined or IDLE_HIT)
     return (header(table), joined or IDLE_JOIN)
+
+
+def _launcher_line(table: Table) -> str:
+    """Extreme's second line: the last hit's result, or while a chime sounds, that a hit is
+    on its way (never the previous hit's result just before the new one's)."""
+    return launch.CHIMING if table.launcher.chimes else table.launcher.result
 
 
 def _extreme_header(table: Table) -> str:

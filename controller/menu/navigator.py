@@ -2,17 +2,20 @@
 `render(menu, context) -> the two LCD lines`.
 
 A setting's new value takes effect as the encoder turns (each detent is an action), so the
-table always runs on what the LCD shows; push or hold leaves the value as it is.
+table always runs on what the LCD shows; push or hold leaves the value as it is. While a value
+is chosen, the first line says what it does, a page at a time (`next_page`, every PAGE_TIME),
+the setting's label between the rounds of pages.
 """
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, replace
 
 from ..game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT
 from ..game.text import COLUMNS
 from ..requests import ChangeSettings, GameCommand
-from ..settings import BY_KEY
+from ..settings import BY_KEY, dragged
 from .tree import Action, Close, Context, Entry, HardwareTest, top
 
 
@@ -44,9 +47,13 @@ class Menu:
     confirming: bool = False
     test: str | None = None  # a hardware test showing: "lights", "buttons", "beam"
     test_seat: int = 1  # the light the lights test has on
+    page: int = 0  # while editing: the page of the first line (0: the label, then what it does)
 
 
 Result = tuple[Menu | None, list[Action]]
+PLAY_GOES_ON = ("start", "pause", "resume", "new_round", "seating")  # the menu closes for them
+
+PAGE_TIME = 1.5  # seconds each page of what a value does shows, while it is chosen
 
 
 def ident(entry: Entry) -> str:
@@ -94,8 +101,9 @@ def step(menu: Menu, event: Input, context: Context) -> Result:
         return menu, []
     if menu.editing:
         if isinstance(event, Turn):
-            return menu, _change(entry, event.steps, context)
-        return replace(menu, editing=False), []
+            # What the new value does, at once.
+            return replace(menu, page=1), _change(entry, event.steps, context)
+        return replace(menu, editing=False, page=0), []
     if isinstance(event, Turn):
         level = entries(menu, context) or ()
         place = (_place(menu, level) + event.steps) % len(level)
@@ -109,7 +117,7 @@ def step(menu: Menu, event: Input, context: Context) -> Result:
 
 def _choose(menu: Menu, entry: Entry) -> Result:
     if entry.kind == "setting":
-        return replace(menu, editing=True), []
+        return replace(menu, editing=True, page=1), []
     if entry.kind == "submenu":
         return Menu(path=(*menu.path, ident(entry))), []
     if entry.kind == "confirm":
@@ -124,9 +132,10 @@ def _choose(menu: Menu, entry: Entry) -> Result:
 def _act(menu: Menu, action: Action | None) -> Result:
     if action is None:
         return menu, []
-    if isinstance(action, GameCommand) and action.name in ("play", "new_round", "seating"):
-        # Play goes on: the menu gets out of the way of the game's own screen.
-        return None, [action, Close()]
+    if isinstance(action, GameCommand) and action.name in PLAY_GOES_ON:
+        # Play goes on: the menu gets out of the way of the game's own screen. Before a
+        # start, or its first turn would start paused, held for the menu still open.
+        return None, [Close(), action] if action.name == "start" else [action, Close()]
     return menu, [action]
 
 
@@ -136,7 +145,21 @@ def _change(entry: Entry, steps: int, context: Context) -> list[Action]:
     index = spec.options.index(now) if now in spec.options else 0
     index = min(max(index + steps, 0), len(spec.options) - 1)
     value = spec.options[index]
-    return [] if value == now else [ChangeSettings({entry.key: value})]
+    # Past the other bound of its pair, that bound moves along: the change names both.
+    return [] if value == now else [ChangeSettings(dragged(context.settings, entry.key, value))]
+
+
+def next_page(menu: Menu) -> Menu:
+    """The menu a page on: while a value is chosen, what it does moves on by a page."""
+    return replace(menu, page=menu.page + 1) if menu.editing else menu
+
+
+def editing_pages(label: str, key: str, context: Context) -> tuple[str, ...]:
+    """The first line's pages while the setting `key` is chosen: its label, then what its
+    value does, in lines of the LCD's width."""
+    spec = BY_KEY[key]
+    about = textwrap.wrap(spec.explain(context.settings[key]), COLUMNS)
+    return (ARROW_RIGHT + label[: COLUMNS - 1], *about)
 
 
 def _in_test(menu: Menu, test: str, event: Input, context: Context) -> Result:
@@ -167,7 +190,8 @@ def render(menu: Menu, context: Context) -> tuple[str, str]:
             index = spec.options.index(now) if now in spec.options else -1
             left = ARROW_LEFT if index != 0 else " "
             right = ARROW_RIGHT if index != len(spec.options) - 1 else " "
-            return (first, left + value.center(COLUMNS - 2) + right)
+            pages = editing_pages(entry.label, entry.key, context)
+            return (pages[menu.page % len(pages)], left + value.center(COLUMNS - 2) + right)
         return (first, value.rjust(COLUMNS))
     if entry.kind == "info":
         return (entry.label, entry.key.rjust(COLUMNS))

@@ -147,7 +147,9 @@ def top(context: Context) -> tuple[Entry, ...]:
         hint = f"push to {label.lower()}"
         if label == "Start" and context.seated < 2:
             hint = "need 2+ players"  # a push is refused: say why before it
-        entries.append(Entry(label, "action", action=GameCommand("play"), hint=hint))
+        # What the label says, not a toggle: a push never undoes what a remote just did.
+        action = GameCommand(label.lower())
+        entries.append(Entry(label, "action", action=action, hint=hint))
     if context.phase == "over":
         entries += [
             Entry("New round", "action", action=GameCommand("new_round"), hint=NEW_ROUND_HINT),
@@ -192,6 +194,7 @@ def top(context: Context) -> tuple[Entry, ...]:
         entries += [
             _setting("launcher_profile"),
             Entry("Custom launcher", "submenu", children=_custom_launcher),
+            _setting("hit_ends_turn"),
             _setting("burst_cap"),
             _setting("jam_time"),
             Entry("Quick dispense", "submenu", children=_quick_dispense),

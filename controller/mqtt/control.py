@@ -1,27 +1,48 @@
-"""What the MQTT side may see and do of a running table: a narrow `TableControl`, and its
-implementation on the daemon, through the daemon's one way in for requests (`submit`), so a
-command from the broker is carried out in order with the pins' events, as the menu's are.
+"""What a remote (the MQTT link, the web page) may see and do of a running table: a narrow
+`TableControl`, and its implementation on the daemon, through the daemon's one way in for
+requests (`submit`), so a remote's request is carried out in order with the pins' events, as
+the menu's are.
+
+A request carries the change and the intent, never a whole computed outside the loop: a
+settings change names only the settings it changes, and start, pause and resume say what is
+wanted; the table checks each in the one step that carries it out, and the answer is told
+from what that step did. Two remotes at once, or a remote and a player's press, never undo
+each other.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import MessageRefused
 from ..game import Phase, Table
+from ..game.state import MAX_OWED, ROUND_PHASES
 from ..requests import ChangeSettings, DealCards, GameCommand, Request, ShowLinkStatus
 from ..settings import Settings
-from .inbound import Order
+from ..shell.publish import Stepped
+from .inbound import MAX_REASON, Order, short
 
 if TYPE_CHECKING:
     from ..shell.daemon import Daemon
     from ..shell.publish import GameEvent
 
 
+@dataclass(frozen=True)
+class Done:
+    """A command carried out. `said`, when there is something to know: the table was there
+    already (a resume of a running table), or did less than asked (`whole` False: cards the
+    launcher's limit cut from a dispense; MQTT answers that on `error`)."""
+
+    action: str
+    said: str | None = None
+    whole: bool = True
+
+
 class TableControl(Protocol):
-    """The table as the MQTT link sees it."""
+    """The table as a remote sees it."""
 
     @property
     def table(self) -> Table: ...
@@ -31,27 +52,26 @@ class TableControl(Protocol):
     ) -> None:
         """Call `on_event` for each game event and `on_step` after each engine step."""
 
-    async def use_settings(self, settings: Settings) -> None:
-        """Apply and keep settings checked by the settings model, as the menu does."""
+    async def change_settings(self, change: ChangeSettings) -> Settings:
+        """Apply and keep the settings `change` names, merged with the table's own in one
+        step, as the menu does; the settings after it. Raises MessageRefused with the reason
+        when the table refuses it (a bound past the other)."""
 
-    async def carry_out(self, order: Order) -> None:
+    async def carry_out(self, order: Order) -> Done:
         """Do what a command asks, or raise MessageRefused when the table cannot now."""
 
     def show_link(self, status: str) -> None:
         """The link's state for the Info screen ("connected", "connecting", ...)."""
 
 
-# Which phases each command makes sense in; outside them it is refused, with the reason.
-WHEN = {
-    "start": ({Phase.SEATING, Phase.ROUND_OVER}, "a round is already running"),
-    "pause": ({Phase.TURN}, "no turn is running"),
-    "resume": ({Phase.PAUSED}, "the table is not paused"),
-    "new_round": (set(Phase) - {Phase.SEATING}, "no round has started yet"),
-}
+# The actions of a remote's `command`, as the game's commands: a remote's new round starts
+# the next at once, since nobody stands at the table to press Start.
+COMMANDS = {"start": "start", "pause": "pause", "resume": "resume", "new_round": "next_round"}
+RUNNING = {Phase.TURN, Phase.SLAP, Phase.NOTICE, Phase.EXTREME}
 
 
 class DaemonControl:
-    """`TableControl` on the daemon: commands go in as the menu's actions do."""
+    """`TableControl` on the daemon: requests go in as the menu's actions do."""
 
     def __init__(self, daemon: Daemon) -> None:
         self._daemon = daemon
@@ -66,32 +86,79 @@ class DaemonControl:
         self._daemon.publisher.listen(on_event)
         self._daemon.publisher.watch(on_step)
 
-    async def use_settings(self, settings: Settings) -> None:
-        await self._ask(ChangeSettings(dict(settings)))
+    async def change_settings(self, change: ChangeSettings) -> Settings:
+        try:
+            settings = await self._ask(change)
+        except ValueError as err:  # the change met settings it cannot go with
+            raise MessageRefused(short(str(err), MAX_REASON)) from None
+        assert isinstance(settings, Settings)
+        return settings
 
-    async def carry_out(self, order: Order) -> None:
-        table = self._daemon.table
+    async def carry_out(self, order: Order) -> Done:
         if order.action == "dispense":
-            if not table.has_launcher:
-                raise MessageRefused("dispense: this table has no launcher")
-            await self._ask(DealCards(order.cards, "quick"))
-            return
-        phases, why = WHEN[order.action]
-        if table.phase not in phases:
-            raise MessageRefused(f"{order.action}: {why} (phase {table.phase.value})")
-        if table.asleep:
-            await self._ask(GameCommand("wake"))  # as a press would: it only wakes the table
-        if order.action != "new_round":
-            await self._ask(GameCommand("play"))
-            return
-        # A round still going ends first, with its summary (as from the menu); then the
-        # new one starts, since nobody stands at the table to press Start.
-        await self._ask(GameCommand("new_round"))
-        if self._daemon.table.phase is Phase.ROUND_OVER:
-            await self._ask(GameCommand("new_round"))
+            request: Request = DealCards(order.cards, "quick")
+        else:
+            request = GameCommand(COMMANDS[order.action])
+        stepped = await self._ask(request)
+        assert isinstance(stepped, Stepped)
+        return answer(order, stepped)
 
-    async def _ask(self, request: Request) -> None:
-        await asyncio.wrap_future(self._daemon.submit(request))
+    async def _ask(self, request: Request) -> object:
+        return await asyncio.wrap_future(self._daemon.submit(request))
 
     def show_link(self, status: str) -> None:
         self._daemon.submit(ShowLinkStatus(status))
+
+
+def answer(order: Order, stepped: Stepped) -> Done:
+    """What `order` did, told from its step: Done, or MessageRefused when it did nothing."""
+    action, table = order.action, stepped.table
+    phase = f"phase {table.phase.value}"
+    if action == "dispense":
+        return _dealt(order.cards, stepped)
+    held = table.menu_open and table.menu_paused and table.phase is Phase.PAUSED
+    if held and (action == "resume" or stepped.of("round_started")):
+        return Done(action, f"{action}: the turn goes on once the menu at the table closes")
+    refused = stepped.of("start_refused")
+    if refused:
+        seated = refused[0].data["seated"]
+        raise MessageRefused(f"{action}: {seated} seat(s) claimed; a round needs 2 or more")
+    if action in ("start", "new_round") and stepped.of("round_started"):
+        return Done(action)
+    if action == "pause" and stepped.of("paused"):
+        return Done(action)
+    if action == "resume" and stepped.of("resumed"):
+        return Done(action)
+    if action == "start" and table.phase in ROUND_PHASES:
+        return Done(action, f"start: a round is running already ({phase})")
+    if action == "pause" and table.phase is Phase.PAUSED:
+        return Done(action, "pause: the table is paused already")
+    if action == "resume" and table.phase in RUNNING:
+        return Done(action, f"resume: the table is running already ({phase})")
+    why = {
+        "start": "a round cannot start now",
+        "pause": "no turn is running",
+        "resume": "nothing is paused",
+        "new_round": "no round has started yet",
+    }[action]
+    raise MessageRefused(f"{action}: {why} ({phase})")
+
+
+def _dealt(asked: int, stepped: Stepped) -> Done:
+    launcher = stepped.table.launcher
+    if not stepped.table.has_launcher:
+        raise MessageRefused("dispense: this table has no launcher")
+    dealt = 0
+    for event in stepped.of("dispense"):
+        cards = event.data["cards"]
+        if event.data["reason"] == "quick" and isinstance(cards, int):
+            dealt += cards
+    if not dealt:
+        raise MessageRefused(
+            f"dispense: none dealt; the launcher owes {launcher.owed} cards already, "
+            f"the most it owes (a whole deck)"
+        )
+    if dealt < asked:
+        cut = f"dispense: {dealt} of {asked} cards dealt; the launcher owes {MAX_OWED} at most"
+        return Done("dispense", f"{cut} (a whole deck)", whole=False)
+    return Done("dispense")

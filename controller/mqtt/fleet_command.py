@@ -14,7 +14,7 @@ from ..settings import key_value
 
 def fleet_command(config: Config, args: argparse.Namespace) -> int:
     from ..errors import SettingError
-    from ..settings import Settings
+    from ..settings import parsed
 
     if config.mqtt is None:
         raise ConfigError("the config has no [mqtt] section: fleet needs a broker")
@@ -22,7 +22,7 @@ def fleet_command(config: Config, args: argparse.Namespace) -> int:
     if args.fleet_action == "set":
         try:
             changes = dict(key_value(text) for text in args.changes)
-            Settings().replace(changes)  # a typo is caught here, not by every table
+            parsed(changes)  # a typo is caught here, not by every table
         except SettingError as err:
             print(f"flashtable: {err}", file=sys.stderr)
             return 1

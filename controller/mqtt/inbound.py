@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import DamagedFile, MessageRefused, SettingError
-from ..requests import MAX_DEAL
-from ..settings import Settings
+from ..requests import MAX_DEAL, ChangeSettings
 from ..storage.safe_read import parse_json
 
 log = logging.getLogger(__name__)
@@ -60,15 +59,16 @@ def _json_object(payload: bytes) -> dict[str, object]:
     return value
 
 
-def settings_update(payload: bytes, current: Settings) -> Settings:
-    """The settings after a partial update, checked by the one settings model."""
+def settings_update(payload: bytes) -> ChangeSettings:
+    """A partial update: the settings it names, each checked by the one settings model (the
+    table merges them with its own when it carries the change out)."""
     changes = _json_object(payload)
     if not changes:
         raise MessageRefused("nothing to set: the object is empty")
     try:
-        return current.replace(changes)
+        return ChangeSettings(changes)
     except SettingError as err:
-        raise MessageRefused(_short(str(err), MAX_REASON)) from None
+        raise MessageRefused(short(str(err), MAX_REASON)) from None
 
 
 def order(payload: bytes) -> Order:
@@ -77,12 +77,12 @@ def order(payload: bytes) -> Order:
     action = body.get("action")
     if not isinstance(action, str) or action not in ACTIONS:
         raise MessageRefused(
-            f"action must be one of {', '.join(ACTIONS)}, not {_short(repr(action))}"
+            f"action must be one of {', '.join(ACTIONS)}, not {short(repr(action))}"
         )
     allowed = {"action", "cards"} if action == "dispense" else {"action"}
     extra = sorted(set(body) - allowed)
     if extra:
-        raise MessageRefused(f"{action} takes no {_short(repr(extra[0]))}")
+        raise MessageRefused(f"{action} takes no {short(repr(extra[0]))}")
     if action != "dispense":
         return Order(action)
     cards = body.get("cards")
@@ -96,7 +96,8 @@ def reply(topic: str, reason: str) -> Mapping[str, str]:
     return {"topic": topic, "reason": reason}
 
 
-def _short(text: str, limit: int = 40) -> str:
+def short(text: str, limit: int = 40) -> str:
+    """`text`, cut to `limit` characters with "..." when longer."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

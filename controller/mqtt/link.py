@@ -399,6 +399,9 @@ class TableLink:
         self.refusals.refused(topic, reason, loop.time())
         self._tell_refusals_later()
         self._publish_state()  # with the count
+        await self._answer_on_error(topic, reason, cid)
+
+    async def _answer_on_error(self, topic: str, reason: str, cid: bytes | None) -> None:
         await self.outbox.reply(Outgoing(self.topics.error, reply(topic, reason), correlation=cid))
 
     def _tell_refusals_later(self) -> None:
@@ -425,15 +428,17 @@ class TableLink:
             # reconnect would deal cards again and again.
             raise MessageRefused("a retained message is not carried out; publish without retain")
         if topic == self.topics.settings_set:
-            settings = settings_update(payload, self._table.settings)
+            change = settings_update(payload)
             self._answering_settings = True
             try:
-                await self.control.use_settings(settings)
+                await self.control.change_settings(change)
             finally:
                 self._answering_settings = False
             self._publish_settings(cid)  # the answer, even when nothing changed
         elif topic == self.topics.command:
-            await self.control.carry_out(order(payload))
+            done = await self.control.carry_out(order(payload))
+            if not done.whole and done.said is not None:  # less than asked: the asker hears
+                await self._answer_on_error(topic, done.said, cid)
 
     def _announce(self) -> None:
         if self.config.discovery:

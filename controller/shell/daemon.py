@@ -2,9 +2,11 @@
 
 Pin edges and requests from outside the pins (`submit`) cross to the event loop through one
 queue (`Inbox`). On the loop, debounced edges become presses and releases at their edge
-times, the engine steps, and the shell carries out what it asks: the lights first, then
-sounds, game events, dispenses (`LauncherLink`) and the LCD's text (`Renderer`). A press's
-lights, or a wakeup's, are often known before the step (`Answers`): then they come first.
+times, the engine steps, and the shell carries out what it asks: what changes the world
+first (the lights, sounds, dispenses and the cards owed through `LauncherLink`, the wakeup,
+the snapshot, the LCD's text through `Renderer`), then it tells the listeners (`Publisher`),
+each alone. A press's lights, or a wakeup's, are often known before the step (`Answers`):
+then they come first. Every call meant for the loop's thread checks that it runs there.
 """
 
 from __future__ import annotations
@@ -15,15 +17,11 @@ import contextlib
 import logging
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import assert_never
 
-from hardware.clock import Clock
 from hardware.debounce import Change
-from hardware.display import TextDisplay
 from hardware.ejector import CardCounted, Halted
-from hardware.pinmap import PinMap
 
 from .. import game
 from ..config import Config
@@ -43,32 +41,23 @@ from ..storage.settings_store import Loaded, SettingsStore, settings_notice
 from ..storage.snapshot import RESUMED, SET_ASIDE, Snapshots
 from ..storage.statefile import prepare
 from .answers import Answers
+from .control_socket import ControlSocket
 from .game_log import GameLog
 from .inbox import Asked, Call, Edge, EncoderTurn, Inbox, Item, Settle, Stop, Wake
 from .launcher_link import LauncherLink
+from .loop_thread import LoopThread
 from .panel import Panel
-from .publish import Publisher
+from .publish import GameEvent, Publisher, Stepped
 from .renderer import Renderer
 from .settings_keeper import HardwareSettings, SettingsKeeper
 from .switches import Switches
 from .tunes import TUNES
 from .wakeup import Wakeup
+from .wiring import Wiring
 
 log = logging.getLogger(__name__)
 
 REAL_TIME_GRACE = 0.02  # a wakeup this late lets an earlier edge cross from its thread first
-
-
-@dataclass(frozen=True)
-class Wiring:
-    """What a daemon drives: the pins (by role, and the factory that makes them), the LCD,
-    and the clock. `flashtable run` wires the Pi's (or simulated pins in real time), the
-    simulated table its models in virtual time."""
-
-    pinmap: PinMap
-    pin_factory: object
-    display: TextDisplay
-    clock: Clock
 
 
 class Daemon:
@@ -89,13 +78,9 @@ class Daemon:
         notices: Sequence[tuple[str, str]] = (),
     ) -> None:
         self._inbox = Inbox(asyncio.get_running_loop())
+        self._loop_thread = LoopThread()
         pinmap, clock = wiring.pinmap, wiring.clock
         self.clock, self.rng = clock, rng
-        store = None if state_dir is None else SettingsStore(state_dir, config.settings)
-        loaded = store.load() if store is not None else Loaded(config.settings)
-        settings = loaded.settings
-        if loaded.problems:
-            notices = [*notices, settings_notice(loaded)]
         from hardware.board import Board  # gpiozero loads with the board: start-up time
 
         self.board = Board(
@@ -106,7 +91,14 @@ class Daemon:
             on_edge=self._edge_from_pin,
             on_turn=self._turn_from_pin,
         )
-        notices = [*notices, *([] if state_dir is None else prepare(state_dir))]
+        prepared = [] if state_dir is None else prepare(state_dir)
+        # Before the settings are read: a change the shell asks from now on reaches this table.
+        self._door = None if state_dir is None else ControlSocket(state_dir)
+        store = None if state_dir is None else SettingsStore(state_dir, config.settings)
+        loaded = store.load() if store is not None else Loaded(config.settings)
+        settings = loaded.settings
+        problems = [settings_notice(loaded)] if loaded.problems else []
+        notices = [*notices, *problems, *prepared]
         self.renderer = Renderer(self.board, clock, redraw=self.refresh)
         self.launcher = LauncherLink(
             self.board,
@@ -128,7 +120,6 @@ class Daemon:
         if not self.launcher.wired and settings.mode != "flash":
             log.warning("no launcher is wired: penalties are shown on the LCD, not dispensed")
         self.publisher = Publisher()
-        self.publisher.watch(self.snapshots.note)
         self.mqtt_status = "not set up"  # the Info screen's; the MQTT link tells it
         self._drawing_held = False  # while an item is handled: it draws once, at its end
         self._draw_due = False
@@ -160,6 +151,8 @@ class Daemon:
     async def run(self) -> None:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
         try:
+            if self._door is not None:
+                await self._door.serve(self)
             self._begin(self.launcher.at_start(self.table.launcher))
             await self._inbox.serve(self._handle_item)
         finally:
@@ -250,15 +243,18 @@ class Daemon:
                 self.feed((Press if change.active else Release)(name, change.time))
 
     # -- requests: the menu's directly, the rest through `submit` --------------------------
-    def handle(self, request: Request, *, by_hand: bool = False) -> Settings | None:
+    def handle(self, request: Request, *, by_hand: bool = False) -> Settings | Stepped | None:
         """Carry out a request now (loop thread only); see `submit`. `by_hand`: asked at the
-        table's own menu, so someone is there (the sleep timer starts over)."""
+        table's own menu, so someone is there (the sleep timer starts over). A settings
+        request answers with the settings after it, a game command or a deal with what its
+        step did."""
+        self._loop_thread.check("Daemon.handle")
         now = self.clock.now()
         match request:
             case GameCommand():
-                self.feed(request.event(now))
+                return Stepped(tuple(self.feed(request.event(now))), self.table)
             case DealCards():
-                self.feed(request.event(now, by_hand=by_hand))
+                return Stepped(tuple(self.feed(request.event(now, by_hand=by_hand))), self.table)
             case ShowLinkStatus():
                 self.mqtt_status = request.status
                 self.refresh()
@@ -283,8 +279,12 @@ class Daemon:
         return self.launcher.beam_clear()
 
     # -- the engine ----------------------------------------------------------------------
-    def feed(self, event: Event) -> None:
-        """Step the engine with one event and carry out the result (loop thread only)."""
+    def feed(self, event: Event) -> list[GameEvent]:
+        """Step the engine with one event and carry out the result (loop thread only): what
+        changes the world first (the lights, sounds, the motor, the cards owed, the wakeup,
+        the snapshot, the LCD), then the listeners are told, each alone. The game events
+        announced, in order."""
+        self._loop_thread.check("Daemon.feed")
         now = max(event.time, self._inbox.known_until(self.clock.now()))
         testing = self.panel.light_test is not None  # the light test has the lights
         ahead = None if testing else self.answers.ahead(self.table, event, now)
@@ -294,34 +294,44 @@ class Daemon:
         self.table, effects = game.step(self.table, event, now, self.rng)
         # First: the lights are the table's answer to a press.
         self.answers.check_given(self.renderer.light(self.table, self.panel))
+        announced: list[Announce] = []
         for effect in effects:
             if isinstance(effect, Sound):
                 self.play_tune(effect.name)
             elif isinstance(effect, Announce):
-                self.publisher.announce(effect.type, effect.data)
+                announced.append(effect)
             elif isinstance(effect, Dispense | ResumeLauncher):
                 self.launcher.carry_out(effect)
         self._hardware.follow(self.table.settings)
         wakeup = game.next_wakeup(self.table)
         self._wakeup.at(wakeup)
         self.launcher.save_owed(self.table.launcher)
+        self.snapshots.note(self.table)
         self.refresh()
+        events = [self.publisher.announce(a.type, a.data) for a in announced]
         self.publisher.show_table(self.table)
         self.answers.prepare(self.table, now, wakeup)
+        return events
 
     def refresh(self) -> None:
         """Make the lights and the LCD show what they should now (at the end of the item
         being handled, if one is)."""
+        self._loop_thread.check("Daemon.refresh")
         if self._drawing_held:
             self._draw_due = True
             return
         self._draw_due = False
-        if self.panel.is_open and (self.table.launcher.fault or self.table.asleep):
-            self.panel.close()  # the launcher waits for OK, or the table sleeps: no menu
+        if self.panel.is_open and (
+            self.table.launcher.fault or self.table.asleep or not self.table.menu_open
+        ):
+            # The launcher waits for OK, the table sleeps, or Play/Pause closed the menu.
+            self.panel.close()
         self.renderer.draw(self.table, self.panel)
         self.publisher.showing(self.renderer.shown, self.launcher.link_up)
 
     async def _shutdown(self) -> None:
+        if self._door is not None:
+            self._door.close()
         # Cards already through the beam count before the motor stops for good.
         await self.launcher.stop(self._handle_item)
         for event in self.launcher.left_in_slot(self.table.launcher.owed):

@@ -18,6 +18,7 @@ from hardware.debounce import Change
 from .. import __version__
 from ..game import Phase, Table, places, standings
 from ..menu import Action, Back, Close, Context, HardwareTest, Menu, Push, Turn, render, step
+from ..menu.navigator import PAGE_TIME, next_page
 from ..requests import DealCards, GameCommand, Request
 from .netinfo import ip_addresses
 
@@ -77,7 +78,9 @@ class Panel:
         self.last_button: str | None = None  # the button test's readout
         self.light_test: int | None = None  # the seat the lights test has on
         self._hold: Timer | None = None
+        self._pushed_at = 0.0  # the edge time of the push being held
         self._idle: Timer | None = None
+        self._page: Timer | None = None  # the next page of what a chosen value does
         self._asked = False  # whether this input has asked the table for something
 
     @property
@@ -111,7 +114,7 @@ class Panel:
             if change.active:
                 self._by_hand(lambda: self.push_down(change.time))
             else:
-                self._by_hand(self.push_up)
+                self._by_hand(lambda: self.push_up(change.time))
             return True
         if self.testing == "buttons":
             if change.active:
@@ -136,13 +139,16 @@ class Panel:
 
     def push_down(self, time: float) -> None:
         self._cancel_hold()
+        self._pushed_at = time
         self._hold = self._clock.call_at(time + HOLD_BACK, self._held)
 
-    def push_up(self) -> None:
+    def push_up(self, time: float) -> None:
         if self._hold is None:
             return  # the hold already went back
         self._cancel_hold()
-        self._step(Push())
+        # The edge times decide: a loop running late may hand over the release of a hold
+        # before the hold's own timer has fired, and that is still a hold, not a push.
+        self._step(Back() if time - self._pushed_at >= HOLD_BACK else Push())
 
     def _held(self) -> None:
         self._hold = None
@@ -160,9 +166,7 @@ class Panel:
         # Closed first: ending a test redraws the table, which must not find the menu open.
         menu, self.menu = self.menu, None
         self._cancel_hold()
-        if self._idle is not None:
-            self._idle.cancel()
-            self._idle = None
+        self._cancel_timers()
         if menu is not None and menu.test is not None:
             self._carry_out(HardwareTest(menu.test, False))
         if self._host.table.menu_open:
@@ -173,9 +177,7 @@ class Panel:
         """Gone for good (the daemon stops): timers end; nothing is asked of the table."""
         self.menu = None
         self._cancel_hold()
-        if self._idle is not None:
-            self._idle.cancel()
-            self._idle = None
+        self._cancel_timers()
 
     # -- what the menu sees of the table, and what it asks of it -------------------------
 
@@ -238,12 +240,28 @@ class Panel:
         self._touched()
 
     def _touched(self) -> None:
-        if self._idle is not None:
-            self._idle.cancel()
-        self._idle = None
+        self._cancel_timers()
         if self.menu is not None:
-            self._idle = self._clock.call_at(self._clock.now() + IDLE_CLOSE, self._idle_out)
+            now = self._clock.now()
+            self._idle = self._clock.call_at(now + IDLE_CLOSE, self._idle_out)
+            if self.menu.editing:
+                self._page = self._clock.call_at(now + PAGE_TIME, self._next_page)
         self._changed()
+
+    def _next_page(self) -> None:
+        """What the value being chosen does, a page on: shown, not a touch of the menu."""
+        self._page = None
+        if self.menu is None or not self.menu.editing:
+            return
+        self.menu = next_page(self.menu)
+        self._page = self._clock.call_at(self._clock.now() + PAGE_TIME, self._next_page)
+        self._changed()
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._idle, self._page):
+            if timer is not None:
+                timer.cancel()
+        self._idle = self._page = None
 
     def _idle_out(self) -> None:
         self._idle = None

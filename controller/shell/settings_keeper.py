@@ -13,7 +13,7 @@ from ..game.state import Lines
 from ..requests import ChangeSettings, RereadSettings, ResetSettings
 from ..settings import Settings
 from ..storage.settings_store import SettingsStore, settings_notice
-from ..storage.statefile import not_saving
+from ..storage.statefile import not_saving, reason_of
 from .launcher_link import LauncherLink
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ class SettingsKeeper:
         self.store = store
         # "Reset settings" goes back to these: the config's values.
         self.base = store.base if store is not None else base
+        self.not_saved: str | None = None  # why the disk refused the last write, if it did
 
     def answer(
         self, request: ChangeSettings | ResetSettings | RereadSettings, current: Settings
@@ -49,7 +50,9 @@ class SettingsKeeper:
                 self.store.save(settings)
             except OSError as err:
                 log.error("cannot save the settings to %s: %s", self.store.path, err)
+                self.not_saved = reason_of(err)
                 return settings, not_saving(err)
+            self.not_saved = None
         return settings, None
 
 

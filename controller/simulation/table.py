@@ -34,8 +34,9 @@ from ..config import Config, LauncherConfig
 from ..game import Phase
 from ..game.lcd_glyphs import CUSTOM_CHARS
 from ..mqtt import linked
-from ..shell.daemon import Daemon, Wiring
+from ..shell.daemon import Daemon
 from ..shell.publish import GameEvent
+from ..shell.wiring import Wiring
 from ..web import served
 from .launcher_firmware import power_on, settle_line
 

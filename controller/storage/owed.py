@@ -14,6 +14,7 @@ card can take a long moment, and the event loop must not wait), or at once in vi
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
@@ -200,20 +201,23 @@ class OwedFile:
 
 
 def _slot(seq: int, owed: Owed, sent: Sent | None = None) -> bytes:
-    body = _body(seq, (owed, sent))
+    (cards, fault) = owed
+    fields: dict[str, object] = {"seq": seq, "owed": cards, "fault": fault}
+    if sent is not None:  # a record without "sent" (the GPIO launcher's) still reads
+        fields["sent"] = list(sent)
+    body = _body(fields)
     text = "{" + body + f', "check": {zlib.crc32(body.encode())}' + "}"
     return text.ljust(SLOT_SIZE - 1).encode() + b"\n"
 
 
-def _body(seq: int, record: Record) -> str:
-    (cards, fault), sent = record
-    text = f'"seq": {seq}, "owed": {cards}, "fault": ' + ("null" if fault is None else f'"{fault}"')
-    # A record without "sent" (the GPIO launcher's, or one from before it was kept) still reads.
-    return text if sent is None else text + f', "sent": [{sent[0]}, {sent[1]}, {sent[2]}]'
+def _body(fields: dict[str, object]) -> str:
+    """The text the check is taken over: the fields, in the order a slot has them."""
+    return ", ".join(f"{json.dumps(key)}: {json.dumps(value)}" for key, value in fields.items())
 
 
 def _newest(data: bytes) -> tuple[int, Record]:
-    """(sequence, record) of the newest whole slot; raises DamagedFile when neither is whole."""
+    """(sequence, record) of the newest whole slot; raises DamagedFile when neither is whole,
+    or when one is whole (its check matches) and yet holds what no table writes."""
     if len(data) != FILE_SIZE:
         raise DamagedFile(f"not {FILE_SIZE} bytes long")
     slots = [_parse(data[offset : offset + SLOT_SIZE]) for offset in SLOT_OFFSETS]
@@ -224,24 +228,29 @@ def _newest(data: bytes) -> tuple[int, Record]:
 
 
 def _parse(raw: bytes) -> tuple[int, Record] | None:
-    """A slot's (sequence, record), or None for one that is torn, damaged or impossible."""
+    """A slot's (sequence, record), or None for one that is torn (its check does not match:
+    a write a power cut cut short, which leaves the other slot the truth). A slot whose check
+    matches was written whole: if its record is impossible, the file is damaged, not torn,
+    and the other slot is no truth either (DamagedFile)."""
     try:
         value = parse_json(raw)
     except DamagedFile:
         return None
     if not isinstance(value, dict) or set(value) - {"sent"} != {"seq", "owed", "fault", "check"}:
         return None
+    fields = {key: value[key] for key in ("seq", "owed", "fault", "sent") if key in value}
+    if zlib.crc32(_body(fields).encode()) != value["check"]:
+        return None
     seq, owed, fault = value["seq"], value["owed"], value["fault"]
     sent = _sent(value.get("sent"))
-    numbers = (seq, owed, value["check"])
-    if any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
-        return None
-    if not 0 <= owed <= MAX_OWED or fault not in (None, "jam", "empty"):
-        return None
-    if "sent" in value and sent is None:
-        return None
-    if zlib.crc32(_body(seq, ((owed, fault), sent)).encode()) != value["check"]:
-        return None
+    possible = (
+        not any(isinstance(n, bool) or not isinstance(n, int) for n in (seq, owed))
+        and 0 <= owed <= MAX_OWED
+        and fault in (None, "jam", "empty")
+        and ("sent" not in value or sent is not None)
+    )
+    if not possible:
+        raise DamagedFile(f"a whole record no table writes: {_body(fields)[:80]}")
     return seq, ((owed, fault if owed else None), sent)
 
 

@@ -70,6 +70,7 @@ class Snapshots:
         self._beat: Timer | None = None
         self._table: Table | None = None  # the table the heartbeat follows
         self.resumed: Phase | None = None  # the phase of the game resumed at start, if any
+        self.saved_at: float | None = None  # and when it was last written (the epoch's s)
 
     # -- at start --------------------------------------------------------------------
 
@@ -83,10 +84,9 @@ class Snapshots:
             if data is None:
                 return fresh, []
             snapshot, left = _split(data)
-            if snapshot.get("flashtable") != __version__:
-                raise DamagedFile(
-                    f"written by flashtable {_version_text(snapshot.get('flashtable'))}"
-                )
+            # The codec's own format decides whether it can read a snapshot: one written by
+            # another version of the program in the same format resumes (an upgrade keeps
+            # the game and the evening's standings).
             table = codec.decode(
                 snapshot,
                 settings=fresh.settings,
@@ -106,6 +106,10 @@ class Snapshots:
         # are as old as its last write, which a card counted does not bring about.
         table = replace(table, launcher=replace(table.launcher, cards_out=0, jams=0))
         self.resumed = table.phase
+        try:
+            self.saved_at = self.path.lstat().st_mtime
+        except OSError:
+            self.saved_at = None
         log.info("resumed the game from %s: %s", self.path, table.phase.value)
         return table, [RESUMED] if table.phase is Phase.PAUSED else []
 
@@ -199,10 +203,6 @@ def _deadline(table: Table) -> float | None:
     if table.phase is not Phase.TURN or table.turn is None:
         return None
     return table.turn.deadline
-
-
-def _version_text(value: object) -> str:
-    return repr(value)[:20] if value is not None else "another version"
 
 
 def _digest(snapshot: dict[str, Any], table: Table) -> str:

@@ -78,12 +78,13 @@ def sweep(state_dir: Path) -> None:
 
 def prepare(state_dir: Path) -> list[tuple[str, str]]:
     """Make the state directory ready at the daemon's start; the LCD notice, if any, for a
-    directory that will not keep what the table does (the table plays on regardless)."""
+    directory that will not keep what the table does (the table plays on regardless). The
+    leftovers go first: on a full disk, the space they hold is what the table needs most."""
+    sweep(state_dir)
     refused = probe(state_dir)
     if refused is not None:
         log.error("not saving to %s: %s", state_dir, reason_of(refused))
         return [not_saving(refused)]
-    sweep(state_dir)
     return []
 
 

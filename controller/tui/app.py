@@ -31,6 +31,7 @@ from .launcher_panel import LauncherPanel, reading
 from .lcd import Encoder, Lcd, backlit
 from .logroute import LogRoute
 from .logview import EventLog
+from .options_screen import OptionsScreen
 from .standings_screen import StandingsScreen
 from .tabletop import TableTop
 
@@ -38,6 +39,10 @@ FRAME = 0.05  # seconds between frames: smooth enough for a 0.12 s fast blink
 
 SMALLEST = (80, 24)  # columns, rows: the whole table, its side panels, log and keys
 HINTS = "1-8 seat ⇧ hold  space SLAP  l launch  p play  ←→ turn  ⏎ push  ? help  q quit"
+
+
+# The keys that open the view's screens of text (help, options, standings) or quit.
+OVERLAY_KEYS = frozenset({"help", "options", "standings", "quit"})
 
 
 class TableApp(App[int]):
@@ -102,11 +107,18 @@ class TableApp(App[int]):
         )
         self.fingers = Fingers(self.table)
         self.recorder = Recorder(self.table)
-        resumed = self.table.daemon.snapshots.resumed
-        if resumed is not None and self.state_dir is not None:
-            # Else a round's summary, or a paused turn, would greet an empty log unexplained.
+        snapshots = self.table.daemon.snapshots
+        if snapshots.resumed is not None and self.state_dir is not None:
+            # Else a round's summary, or a paused turn, would greet an empty log unexplained;
+            # where and when say whose game it is.
+            saved = (
+                ""
+                if snapshots.saved_at is None
+                else time.strftime(", saved %d %b %H:%M", time.localtime(snapshots.saved_at))
+            )
             self.log_view.note(
-                f"resumed the game kept in {self.state_dir} ({resumed.value.replace('_', ' ')}):"
+                f"resumed the game kept in {self.state_dir}{saved}"
+                f" ({snapshots.resumed.value.replace('_', ' ')}):"
                 " New round in the menu, or --state-dir elsewhere, to start afresh"
             )
         if self.table.web is not None:
@@ -154,11 +166,18 @@ class TableApp(App[int]):
     # -- input -------------------------------------------------------------------------
 
     async def on_key(self, event: events.Key) -> None:
-        if self.fingers is None or len(self.screen_stack) > 1:
+        if self.fingers is None:
             return
         move = move_for(event.key, event.character, seats=self.seats, armed=self._hold_next)
         if move is None:
             return
+        if len(self.screen_stack) > 1:
+            if move.kind in OVERLAY_KEYS:
+                return  # the help or the standings open: their own keys close them
+            # Any of the table's keys closes it and does what it does: play never waits
+            # behind a screen of text, and no key is lost.
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
         # Handled here: no binding of a screen opened by this key may take it again.
         event.stop()
         event.prevent_default()
@@ -183,6 +202,8 @@ class TableApp(App[int]):
             self.push_screen(HelpScreen())
         elif move.kind == "standings":
             self.push_screen(StandingsScreen(self.table.daemon.table))
+        elif move.kind == "options":
+            self.push_screen(OptionsScreen())
         elif move.kind == "arm_hold":
             self.log_view.note("hold: the next button is held down")
         elif move.kind == "missing":

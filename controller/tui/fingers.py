@@ -30,8 +30,14 @@ class Fingers:
         return name in self._release_at
 
     async def tap(self, name: str, hold: float = TAP_TIME) -> None:
-        """Press `name` now and let go after `hold` game seconds (pressing again if it was down)."""
+        """Press `name` now and let go after `hold` game seconds (pressing again if it was down).
+        A long press of a button still held down holds it on instead: a finger cannot press a
+        button it holds, and a terminal repeats a key kept down (a repeated Backspace must not
+        become a push after the menu it closed)."""
         async with self.lock:
+            if self.is_down(name) and hold > TAP_TIME:
+                self._release_at[name] = max(self._release_at[name], self.table.now + hold)
+                return
             if self.is_down(name):
                 await self.table.release(name)
                 await self._advance(REPRESS_GAP)

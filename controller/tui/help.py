@@ -7,13 +7,13 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from controller.commands.howto import how_to_play
 
 from .glyphs import legend
 from .keys import KEY_HELP
+from .text_screen import TextScreen
 
 
 def key_text() -> str:
@@ -24,9 +24,9 @@ def legend_text() -> str:
     return "\n".join(["Seat lights:", *legend(), "", "A button held down", "has a heavy frame."])
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(TextScreen):
     """Keys on the left, what the seat lights mean on the right, how to play below; any of
-    ? q esc closes it."""
+    ? q esc closes it, and so does any of the table's keys, which then does what it does."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -40,20 +40,13 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #how_to_play { width: auto; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "close"),
-        Binding("question_mark", "close", "close"),
-        Binding("q", "close", "close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "close", "close")]
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "Flash Table sim"
-            box.border_subtitle = "? or esc closes"
+            box.border_subtitle = "? or esc closes; the table's keys play on"
             with Horizontal():
                 yield Static(key_text(), id="keys")
                 yield Static(legend_text(), id="legend")
             yield Static("\n".join(["", *how_to_play()]), id="how_to_play")
-
-    def action_close(self) -> None:
-        self.dismiss(None)

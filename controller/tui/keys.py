@@ -22,8 +22,8 @@ FAULT_KEYS = {"j": "jam", "c": "clear", "e": "empty", "r": "refill"}
 
 @dataclass(frozen=True)
 class Move:
-    """What a key asks for: `kind` is tap, hold, turn, fault, help, standings, arm_hold or
-    quit, or missing for the key of a seat this table does not have."""
+    """What a key asks for: `kind` is tap, hold, turn, fault, help, options, standings,
+    arm_hold or quit, or missing for the key of a seat this table does not have."""
 
     kind: str
     name: str = ""
@@ -67,6 +67,8 @@ def move_for(key: str, character: str | None, *, seats: int, armed: bool) -> Mov
         return Move("help")
     if typed == "s":
         return Move("standings")
+    if typed == "o":
+        return Move("options")
     if typed == "h":
         return Move("arm_hold")
     if typed == "q":
@@ -82,12 +84,12 @@ KEY_HELP = (
     ("1-8", "seat buttons"),
     ("⇧1-8, h+key", f"long press ({LONG_PRESS:g} s)"),
     ("space", "SLAP"),
-    ("l  L", "launcher, long press"),
-    ("p  P", "play/pause, long press"),
+    ("l L  p P", "launcher, play/pause; long"),
     ("←→ [ ] ↑↓", "turn the encoder (menu)"),
     ("enter", "push the encoder (OK)"),
     ("backspace", f"hold it {BACK_HOLD:g} s (back)"),
     ("j c  e r", f"jam, clear; empty, fill ({FULL_DECK})"),
     ("mouse", "click; keep down to hold"),
-    ("?  s  q", "help, standings, quit"),
+    ("?  o", "help; what the options do"),
+    ("s  q", "standings, quit"),
 )

@@ -20,7 +20,7 @@ from controller.storage.statefile import reason_of
 from hardware.board import input_name
 from hardware.pinmap import input_roles
 
-from ..errors import FaultRefused, FirmwareNotLinked, ScriptError
+from ..errors import FaultRefused, FirmwareNotLinked, ScriptError, SettingError
 from .eventlog import Recorder, value_text
 from .faults import apply_fault, clear_for_ok
 from .logroute import LogRoute
@@ -146,8 +146,12 @@ class Player:
 
     async def _set(self, args: tuple[str, ...]) -> None:
         # As `flashtable settings set` does to a running table: one change, kept, announced.
-        await asyncio.wrap_future(self.table.daemon.submit(ChangeSettings(settings(args))))
+        asked = self.table.daemon.submit(ChangeSettings(settings(args)))
         await self.table.settle()
+        try:
+            await asyncio.wrap_future(asked)
+        except SettingError as err:  # the change met the table's settings: a bound passed
+            raise ScriptError(str(err)) from None
 
     async def _expect(self, args: tuple[str, ...]) -> None:
         what, rest = args[0], args[1:]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from controller.settings import Settings, key_values
+from controller.settings import key_values, parsed
 
 from ..errors import ScriptError, SettingError
 
@@ -56,7 +56,7 @@ def settings(args: tuple[str, ...]) -> dict[str, str]:
     checks them."""
     try:
         changes = key_values(list(args))
-        Settings().replace(changes)
+        parsed(changes)
     except SettingError as err:
         raise ScriptError(str(err)) from None
     return changes

@@ -7,16 +7,17 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from controller.game import Table
 
 from .standings_table import places_line, standings_lines
+from .text_screen import TextScreen
 
 
-class StandingsScreen(ModalScreen[None]):
-    """The standings of the table as it is when opened; any of s q esc closes it."""
+class StandingsScreen(TextScreen):
+    """The standings of the table as it is when opened; any of s q esc closes it, and so does
+    any of the table's keys, which then does what it does (TableApp.on_key)."""
 
     DEFAULT_CSS = """
     StandingsScreen { align: center middle; }
@@ -27,11 +28,7 @@ class StandingsScreen(ModalScreen[None]):
     StandingsScreen Static { width: auto; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "close"),
-        Binding("s", "close", "close"),
-        Binding("q", "close", "close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("s", "close", "close")]
 
     def __init__(self, table: Table) -> None:
         super().__init__()
@@ -44,8 +41,5 @@ class StandingsScreen(ModalScreen[None]):
             lines += ["", places]
         with Vertical() as box:
             box.border_title = "Standings"
-            box.border_subtitle = "s or esc closes"
+            box.border_subtitle = "s or esc closes; the table's keys play on"
             yield Static("\n".join(lines), id="standings")
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -4,6 +4,9 @@ as server-sent events. Each message is encoded once for every open stream.
 
 What the table publishes only ever goes into each stream's bounded queue: a stream whose
 reader falls behind is dropped, never waited for, so a slow phone cannot slow the table.
+
+A game event's id is `BOOT-SEQ`: BOOT is drawn afresh each time the daemon starts, so a page
+that comes back after a restart is always given a `reset`, whatever seq it saw last.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -31,10 +35,10 @@ BACKLOG = 64  # batches a stream may have waiting before it counts as too slow a
 RETRY_MS = 1000  # how soon a page's EventSource connects again
 
 
-def chunk(kind: str, payload: object, seq: int | None = None) -> bytes:
-    """One server-sent event: its name, its id (a game event's seq) and JSON data."""
+def chunk(kind: str, payload: object, ident: str | None = None) -> bytes:
+    """One server-sent event: its name, its id (a game event's) and JSON data."""
     data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-    head = f"id: {seq}\n" if seq is not None else ""
+    head = f"id: {ident}\n" if ident is not None else ""
     return f"{head}event: {kind}\ndata: {data}\n\n".encode()
 
 
@@ -46,9 +50,10 @@ class Stream:
         self._ready = asyncio.Event()
         self._on_drop = on_drop
         self.dropped = False
+        self.ending = False  # its last message is queued: it ends once that is written
 
     def put(self, data: bytes) -> None:
-        if self.dropped:
+        if self.dropped or self.ending:
             return
         if len(self._waiting) >= BACKLOG:
             self.drop()
@@ -63,9 +68,18 @@ class Stream:
         self._ready.set()
         self._on_drop()
 
+    def finish(self, last: bytes) -> None:
+        """`last` is the stream's last message; it ends once it has been written."""
+        self.put(last)
+        self.ending = True
+        self._ready.set()
+
     async def next(self, timeout: float) -> bytes | None:
-        """What waits, all at once; b"" after `timeout` with nothing; None once dropped."""
-        if not self._waiting and not self.dropped:
+        """What waits, all at once; b"" after `timeout` with nothing; None once dropped, or
+        ended."""
+        if not self._waiting and (self.ending or self.dropped):
+            return None
+        if not self._waiting:
             self._ready.clear()
             try:
                 await asyncio.wait_for(self._ready.wait(), timeout)
@@ -93,6 +107,7 @@ class Feed:
         self._pending: list[bytes] = []
         self._flush_due = False
         self.last_seq = 0
+        self.boot = secrets.token_hex(4)
         self._stepped(table)
 
     def __len__(self) -> int:
@@ -101,7 +116,7 @@ class Feed:
     # -- from the daemon (loop thread; never waits) ------------------------------------
 
     def on_event(self, event: GameEvent) -> None:
-        data = chunk("game", event_payload(event), event.seq)
+        data = chunk("game", event_payload(event), f"{self.boot}-{event.seq}")
         self.last_seq = event.seq
         self._recent.append((event.seq, data))
         if event.type in KEPT_TYPES:
@@ -154,16 +169,23 @@ class Feed:
 
     # -- the streams ---------------------------------------------------------------------
 
-    def open(self, on_drop: Callable[[], None], since: int | None) -> Stream:
+    def open(self, on_drop: Callable[[], None], last_id: str | None) -> Stream:
         """A new stream, given first what the page needs: the current messages, then the
-        events after `since` (the last one the page saw) when they are all still here; or
-        else a `reset` and the recent events, with the latest SLAP ranking and round."""
+        events after `last_id` (the last one the page saw) when they are all still here;
+        or else a `reset` and the recent events, with the latest SLAP ranking and round."""
         stream = Stream(on_drop)
         opening = [f"retry: {RETRY_MS}\n\n".encode(), *self._current.values()]
-        opening += self._events_after(since)
+        opening += self._events_after(self._seq_of(last_id))
         stream.put(b"".join(opening))
         self._streams.add(stream)
         return stream
+
+    def _seq_of(self, ident: str | None) -> int | None:
+        """The seq of a game event's id from this run of the daemon; None for another's."""
+        boot, _, seq = (ident or "").partition("-")
+        if boot == self.boot and seq.isascii() and seq.isdigit() and len(seq) <= 12:
+            return int(seq)
+        return None
 
     def _events_after(self, since: int | None) -> Iterable[bytes]:
         oldest = self._recent[0][0] if self._recent else self.last_seq + 1

@@ -19,7 +19,11 @@ from ..storage.statefile import write_atomic
 # scrypt's cost: 16 MiB of memory and some 50 ms on a PC, a few hundred on a Pi Zero; a
 # check runs off the event loop, one at a time.
 N, R, P = 2**14, 8, 1
+# What a sign-in may take: the memory OpenSSL's scrypt is allowed (it refuses a hash that
+# needs more), and 8 times the work of a hash this module writes, so that one check never
+# holds the sign-ins behind it for seconds. A hash line beyond either is refused when read.
 MAX_MEMORY = 64 * 1024 * 1024
+MAX_WORK = 8 * N * R * P
 SALT_BYTES = 16
 HASH_BYTES = 32
 MIN_LENGTH = 8  # characters a new password needs
@@ -46,6 +50,11 @@ class PasswordHash:
         b64 = base64.b64encode
         salt, digest = b64(self.salt).decode(), b64(self.digest).decode()
         return f"scrypt${self.n}${self.r}${self.p}${salt}${digest}\n"
+
+
+def memory(n: int, r: int, p: int) -> int:
+    """The bytes OpenSSL's scrypt takes for these costs (its check against `maxmem`)."""
+    return 128 * r * (n + p + 2)
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
@@ -75,8 +84,17 @@ def parse(line: str) -> PasswordHash:
         digest = base64.b64decode(parts[5], validate=True)
     except (ValueError, binascii.Error):
         raise ValueError("a damaged scrypt hash line: write it again") from None
-    if n < 2 or n & (n - 1) or not 1 <= r <= 32 or not 1 <= p <= 16 or 128 * r * n > MAX_MEMORY:
+    if n < 2 or n & (n - 1) or not 1 <= r <= 32 or not 1 <= p <= 16:
         raise ValueError("scrypt costs out of bounds: write it again")
+    if memory(n, r, p) > MAX_MEMORY:
+        mib = MAX_MEMORY // 2**20
+        raise ValueError(
+            f"scrypt N={n} r={r} p={p} needs more than the {mib} MiB a sign-in may take"
+        )
+    if n * r * p > MAX_WORK:
+        raise ValueError(
+            f"scrypt N={n} r={r} p={p} costs more than 8 times the default a sign-in may take"
+        )
     if len(salt) < 8 or len(digest) != HASH_BYTES:
         raise ValueError("a damaged scrypt hash line: write it again")
     return PasswordHash(n, r, p, salt, digest)

@@ -2,9 +2,11 @@
 stream of the table (`feed`), and the remote's sign-in, settings and commands, which go in
 through the daemon's `submit` door exactly as the MQTT bridge's do (`DaemonControl`).
 
-Every change is a same-origin JSON POST from a signed-in page: a cross-site request, a
-form, a body over the limit or a value the settings model refuses changes nothing and gets
-a one-line reason. Nothing secret is logged: no password, no cookie, no request line.
+Every request must name the table (its Host header, `host_names`); every change is a
+same-origin JSON POST from a signed-in page: a cross-site request, a form, a body over the
+limit or too slow, or a value the settings model refuses changes nothing and gets a one-line
+reason. The connections and streams are bounded (`connections`), the sign-ins queued
+(`sign_in`). Nothing secret is logged: no password, no cookie, no request line.
 """
 
 from __future__ import annotations
@@ -22,10 +24,15 @@ from ..errors import ConfigError, MessageRefused
 from ..mqtt.control import DaemonControl
 from ..mqtt.inbound import MAX_PAYLOAD, order, settings_update
 from ..shell.netinfo import ip_addresses
+from ..tally import TroubleTally
+from .connections import Connections
 from .feed import Feed
+from .host_names import answers_to, table_names
+from .live_view import LiveViews
 from .password import PasswordHash, read_hash
 from .remote import remote_model
 from .sessions import COOKIE, Sessions
+from .sign_in import SignInRefused, SignIns
 from .web_section import WebConfig
 
 if TYPE_CHECKING:
@@ -40,10 +47,9 @@ ASSETS = {  # path: (file, content type); nothing else on the disk is ever serve
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
 }
-MAX_STREAMS = 64  # open live views at once; one more is told to come back later
 MAX_BODY = 4096  # bytes aiohttp reads of a request body at most (a change takes ≤ 1024)
-KEEPALIVE = 20.0  # seconds of silence before a stream says it is still there
-FAIL_DELAY = 1.0  # seconds a wrong password waits before its answer; attempts queue
+BODY_TIMEOUT = 10.0  # seconds a request's body may take to come whole
+LINGER = 1.0  # seconds a body left unread (refused) is still read before the connection closes
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -78,18 +84,20 @@ class WebServer:
         self.config = config
         self._control = DaemonControl(daemon)
         self._daemon = daemon
-        loop = asyncio.get_running_loop()
         self.feed = Feed(daemon.table, daemon.clock.now)
         self._control.watch(self.feed.on_event, self.feed.on_step)
         daemon.publisher.look(self.feed.on_view)
         if daemon.publisher.shown is not None:
             self.feed.on_view(daemon.publisher.shown)
-        self._sessions = Sessions(loop.time)
-        self._signing_in = asyncio.Lock()
-        self.wrong_passwords = 0
+        self.tally = TroubleTally(log)
+        self.connections = Connections(self.tally)
+        self.live = LiveViews(self.feed, self.connections, config.view_needs_password)
+        self._sessions = Sessions(daemon.clock, self.live.session_ended)
+        self._names = table_names(config.names)
         self._hash: PasswordHash | None = None
+        self.sign_ins = SignIns(self._matches)
         self._assets = {path: (STATIC / name).read_bytes() for path, (name, _) in ASSETS.items()}
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._door])
         app.router.add_get("/events", self._events)
         app.router.add_get("/remote", self._remote)
         app.router.add_post("/login", self._login)
@@ -106,6 +114,7 @@ class WebServer:
             handle_signals=False,
             shutdown_timeout=1.0,
             handler_cancellation=True,
+            lingering_time=LINGER,
         )
         self.port = config.port
 
@@ -116,9 +125,10 @@ class WebServer:
             except ConfigError as err:
                 log.error("web page: %s; the remote stays locked", err)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.config.host, self.config.port)
+        handler = self._runner.server
+        assert handler is not None
         try:
-            await site.start()
+            self.connections.listen(self.config.host, self.config.port, handler)
         except OSError:
             await self._runner.cleanup()
             raise
@@ -136,18 +146,35 @@ class WebServer:
         return [f"http://{name}:{port}/" for name in hosts]
 
     async def stop(self) -> None:
+        self.connections.close()
         self.feed.drop_all()
+        self.sign_ins.close()
+        self._sessions.close()
         await self._runner.cleanup()
+        self.tally.close()
 
     # -- what every answer carries -------------------------------------------------------
 
     @web.middleware
-    async def _headers(
+    async def _door(
         self,
         request: web.Request,
         handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
     ) -> web.StreamResponse:
-        response: web.StreamResponse = await handler(request)
+        """Every request: for this table, with a body within bounds, counted while it is
+        answered (a connection answering is never idle), and the headers every answer has."""
+        self.connections.answering(request)
+        try:
+            host = request.headers.get("Host")  # none: no browser's, so no name rebound
+            if host is not None and not answers_to(host, self._names):
+                response: web.StreamResponse = _error(421, "this table has no such name")
+            elif (request.content_length or 0) > MAX_PAYLOAD:
+                response = _error(413, f"a request body may have at most {MAX_PAYLOAD} bytes")
+                response.force_close()  # its body is never read
+            else:
+                response = await handler(request)
+        finally:
+            self.connections.answered(request)
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
         return response
@@ -166,30 +193,11 @@ class WebServer:
         )
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        if self.config.view_needs_password and not self._signed_in(request):
+        token = request.cookies.get(COOKIE)
+        signed_in = self._sessions.valid(token)
+        if self.config.view_needs_password and not signed_in:
             return _error(401, "sign in to see the table")
-        if len(self.feed) >= MAX_STREAMS:
-            return _error(503, f"{MAX_STREAMS} pages are watching already; try again later")
-        since = _since(request)
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
-        )
-        await response.prepare(request)
-        transport = request.transport
-
-        def drop() -> None:  # too slow: its socket goes at once, whatever it was sending
-            if transport is not None:
-                transport.abort()
-
-        stream = self.feed.open(drop, since)
-        try:
-            while (data := await stream.next(KEEPALIVE)) is not None:
-                await response.write(data or b": still here\n\n")
-        except (ConnectionError, RuntimeError):
-            pass  # the page went away (aiohttp says so either way)
-        finally:
-            self.feed.close(stream)
-        return response
+        return await self.live.serve(request, token if signed_in else None)
 
     async def _remote(self, request: web.Request) -> web.Response:
         return web.json_response(
@@ -218,9 +226,13 @@ class WebServer:
         if signed_in and not self._signed_in(request):
             raise Refusal(401, "sign in first")
         try:
-            body = await request.read()
+            async with asyncio.timeout(BODY_TIMEOUT):
+                body = await request.read()
         except web.HTTPRequestEntityTooLarge:
             raise Refusal(413, f"a request body may have at most {MAX_PAYLOAD} bytes") from None
+        except TimeoutError:
+            self.tally.note(f"web page: a request body not whole within {BODY_TIMEOUT:.0f} s")
+            raise Refusal(408, "the request's body came too slowly") from None
         if len(body) > MAX_PAYLOAD:
             raise Refusal(413, f"a request body may have at most {MAX_PAYLOAD} bytes")
         return body
@@ -238,14 +250,13 @@ class WebServer:
             password = None
         if not isinstance(password, str):
             return _error(400, 'send {"password": "..."}')
-        async with self._signing_in:  # one check at a time; a wrong one holds the next back
-            loop = asyncio.get_running_loop()
-            right = await loop.run_in_executor(None, self._hash.matches, password)
-            if not right:
-                self.wrong_passwords += 1
-                log.warning("web page: a wrong password from %s", request.remote)
-                await asyncio.sleep(FAIL_DELAY)
-                return _error(401, "wrong password")
+        try:
+            right = await self.sign_ins.check(request.remote or "?", password)
+        except SignInRefused as refused:
+            return _error(refused.status, str(refused))
+        if not right:
+            self.tally.note(f"web page: a wrong password from {request.remote}")
+            return _error(401, "wrong password")
         response = web.json_response({"signed_in": True})
         token = self._sessions.new()
         response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
@@ -263,16 +274,16 @@ class WebServer:
 
     async def _settings(self, request: web.Request) -> web.Response:
         try:
-            body = await self._body(request)
-            settings = settings_update(body, self._daemon.table.settings)
-            await self._control.use_settings(settings)
+            change = settings_update(await self._body(request))
         except Refusal as refused:
             return refused.answer()
         except MessageRefused as refused:
             return _error(400, str(refused))
-        except ValueError as refused:  # the table refused it as the menu would
+        try:
+            settings = await self._control.change_settings(change)
+        except MessageRefused as refused:  # the table refused it as the menu would
             return _error(409, str(refused))
-        return web.json_response({"settings": dict(self._daemon.table.settings)})
+        return web.json_response({"settings": dict(settings)})
 
     async def _command(self, request: web.Request) -> web.Response:
         try:
@@ -282,15 +293,12 @@ class WebServer:
         except MessageRefused as refused:
             return _error(400, str(refused))
         try:
-            await self._control.carry_out(command)
-        except ValueError as refused:  # MessageRefused: the table cannot do it now
+            done = await self._control.carry_out(command)
+        except MessageRefused as refused:  # the table cannot do it now
             return _error(409, str(refused))
-        return web.json_response({"done": command.action})
+        said = {} if done.said is None else {"said": done.said, "whole": done.whole}
+        return web.json_response({"done": command.action, **said})
 
-
-def _since(request: web.Request) -> int | None:
-    """The last event a reconnecting page saw: EventSource's Last-Event-ID, or `?since=`."""
-    text = request.headers.get("Last-Event-ID") or request.query.get("since", "")
-    if text.isascii() and text.isdigit() and len(text) <= 12:
-        return int(text)
-    return None
+    def _matches(self, password: str) -> bool:
+        """Whether `password` is the remote's (scrypt: run off the loop, by `SignIns`)."""
+        return self._hash is not None and self._hash.matches(password)

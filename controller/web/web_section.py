@@ -1,9 +1,11 @@
 """The `[web]` section of the config: whether the table serves its page, where, the file
-holding the remote's password hash, and whether the live view asks for it too."""
+holding the remote's password hash, whether the live view asks for it too, and the names
+(beside its addresses, localhost and its host name) the page answers to."""
 
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,7 @@ class WebConfig:
     listen: str = DEFAULT_LISTEN
     password_file: Path | None = None
     view_needs_password: bool = False
+    names: tuple[str, ...] = ()
 
     @property
     def host(self) -> str:
@@ -35,7 +38,10 @@ SCHEMA: Mapping[str, type] = {
     "listen": str,
     "password_file": str,
     "view_needs_password": bool,
+    "names": list,
 }
+# A DNS name: dot-separated labels of letters, digits and hyphens.
+NAME = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$", re.I)
 
 
 def split_listen(listen: str) -> tuple[str, int]:
@@ -62,9 +68,14 @@ def web_config(raw: Mapping[str, Any]) -> WebConfig:
     listen = raw.get("listen", DEFAULT_LISTEN)
     split_listen(listen)
     password_file = raw.get("password_file")
+    names = raw.get("names", [])
+    for name in names:
+        if not isinstance(name, str) or len(name) > 253 or not NAME.match(name):
+            raise WebConfigError(f'web.names must be host names, e.g. ["uno.lan"], not {name!r}')
     return WebConfig(
         enabled=raw.get("enabled", True),
         listen=listen,
         password_file=None if password_file is None else Path(password_file),
         view_needs_password=raw.get("view_needs_password", False),
+        names=tuple(names),
     )

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -155,8 +156,13 @@ def test_every_min_max_pair_is_refused_the_wrong_way_round(tmp_path, capsys):
         assert out == ""
         assert err == f"flashtable: {low} (10) cannot be above {high} (2)\n"
     assert not (tmp_path / "settings.json").exists()  # nothing was kept
-    # One bound moved past the other drags it along, as turning the menu's value does.
-    assert main(["settings", "set", "custom_min=10", *state]) == 0
+    # One bound past the other's value is refused too, naming both: a change never moves a
+    # setting it does not name.
+    assert main(["settings", "set", "custom_min=10", *state]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == "flashtable: custom_min (10) cannot be above custom_max (8)\n"
+    assert not (tmp_path / "settings.json").exists()
+    assert main(["settings", "set", "custom_min=10", "custom_max=10", *state]) == 0
     out = capsys.readouterr().out
     assert "* custom_min         10 cards" in out and "* custom_max         10 cards" in out
 
@@ -305,3 +311,59 @@ def test_a_table_that_cannot_start_leaves_the_reason_on_its_i2c_lcd(monkeypatch,
     config = Config(i2c_address=ADDRESS)
     assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
     assert backpack.model.lines == ("Cannot start:   ", "GPIO missing    ")
+
+
+def test_a_checkouts_simulated_table_keeps_its_state_in_that_checkout(tmp_path, monkeypatch):
+    from controller.commands.cli import SIM_STATE_DIR, sim_state_dir
+
+    root = Path(__file__).parents[2]
+    assert root / ".sim-state" == SIM_STATE_DIR
+    assert ".sim-state/" in (root / ".gitignore").read_text().splitlines()
+    # installed from a package, it keeps the user's place
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    installed = tmp_path / "site-packages"
+    (installed / "controller").mkdir(parents=True)
+    assert sim_state_dir(installed) == tmp_path / "state" / "flashtable-sim"
+
+
+async def test_a_fresh_checkout_opens_at_seating_whatever_another_table_kept(tmp_path, monkeypatch):
+    from controller.commands.cli import sim_state_dir
+    from controller.game.view import IDLE_JOIN
+    from controller.simulation.table import SimTable
+
+    # a game paused in the user's place, by another copy of the program
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    elsewhere = tmp_path / "state" / "flashtable-sim"
+    async with SimTable(seed=1, state_dir=elsewhere) as table:
+        for seat in ("seat1", "seat2", "play_pause"):
+            await table.tap(seat)
+        await table.tap("play_pause")
+        assert table.daemon.table.phase.value == "paused"
+    clone = tmp_path / "clone"
+    (clone / "controller").mkdir(parents=True)
+    (clone / "pyproject.toml").write_text('[project]\nname = "flashtable"\n')
+    async with SimTable(seed=1, state_dir=sim_state_dir(clone)) as table:
+        assert table.daemon.snapshots.resumed is None
+        assert table.lcd[1].rstrip() == IDLE_JOIN
+
+
+def test_settings_take_their_key_value_words_before_and_after_an_option(
+    tmp_path, capsys, monkeypatch
+):
+    import controller.commands.cli
+
+    monkeypatch.setattr(controller.commands.cli, "SIM_STATE_DIR", tmp_path)
+    assert main(["settings", "set", "--sim", "turn_timer=8"]) == 0
+    assert main(["settings", "set", "volume=low", "--sim", "picker=fair"]) == 0
+    kept = json.loads((tmp_path / "settings.json").read_text())
+    assert {key: kept[key] for key in ("turn_timer", "volume", "picker")} == {
+        "turn_timer": 8,
+        "volume": "low",
+        "picker": "fair",
+    }
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["settings", "set", "--sim", "turn_timer=7", "--bogus"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: flashtable settings" in err and "unrecognized arguments: --bogus" in err

@@ -13,7 +13,7 @@ from controller.commands.closed_pipe import PIPE_CLOSED
 @pytest.mark.parametrize(
     ("argv", "status"),
     [
-        (["settings", "--sim"], PIPE_CLOSED),
+        (["settings", "--sim", "--state-dir", "STATE"], PIPE_CLOSED),
         (["check-config"], PIPE_CLOSED),
         (["sim", "--headless", "--seed", "1", "--script", "SCRIPT"], PIPE_CLOSED),
         # argparse drops a help text it cannot write by itself, and exits as for any help.
@@ -24,7 +24,8 @@ from controller.commands.closed_pipe import PIPE_CLOSED
 def test_output_into_a_closed_pipe_stops_quietly(tmp_path, argv, status):
     script = tmp_path / "round.txt"
     script.write_text("tap seat1 seat2 play_pause\nwait 1\ntap lit\n")
-    argv = [str(script) if a == "SCRIPT" else a for a in argv]
+    places = {"SCRIPT": str(script), "STATE": str(tmp_path)}
+    argv = [places.get(a, a) for a in argv]
     reader, writer = os.pipe()
     os.close(reader)  # the reader has gone before a line is written: every write fails
     try:
@@ -33,7 +34,6 @@ def test_output_into_a_closed_pipe_stops_quietly(tmp_path, argv, status):
             stdout=writer,
             stderr=subprocess.PIPE,
             text=True,
-            env={**os.environ, "XDG_STATE_HOME": str(tmp_path)},
             timeout=60,
         )
     finally:

@@ -134,12 +134,18 @@ async def test_a_remote_change_with_crossed_bounds_is_refused_and_play_goes_on()
     from controller.requests import ChangeSettings
 
     async with SimTable(seed=1) as table:
-        asked = table.daemon.submit(ChangeSettings({"custom_min": 10, "custom_max": 2}))
-        await table.settle()
         with pytest.raises(SettingError, match=r"custom_min \(10\) cannot be above custom_max"):
+            ChangeSettings({"custom_min": 10, "custom_max": 2})
+        table.daemon.submit(ChangeSettings({"custom_max": 2, "custom_chance": 50}))
+        asked = table.daemon.submit(ChangeSettings({"custom_min": 3}))  # past the new max
+        await table.settle()
+        assert table.daemon.table.settings.custom_max == 2
+        with pytest.raises(SettingError, match=r"custom_min \(3\) cannot be above custom_max"):
             await asyncio.wrap_future(asked)
         settings = table.daemon.table.settings
-        assert (settings.custom_min, settings.custom_max) == (1, 8)
+        assert (settings.custom_min, settings.custom_max) == (1, 2)
+        await table.tap("seat1")
+        assert table.events_of("seat_claimed")
 
 
 async def test_a_glancing_tap_and_the_next_handled_late_are_two_presses():

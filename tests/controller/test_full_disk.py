@@ -106,3 +106,12 @@ async def test_a_setting_changed_on_a_full_disk_applies_and_the_lcd_says_it_is_n
         await table.settle()
         assert table.lcd == DISK_FULL
         assert table.daemon.table.settings.turn_timer == 9
+
+
+async def test_a_start_on_a_full_disk_still_sweeps_the_leftovers_of_unfinished_writes(disk):
+    # A power cut in the middle of a write left its temporary file, which holds space.
+    leftover = disk.path / "game.json.k3x9q.tmp"
+    leftover.write_bytes(b"\0" * 64 * 1024)
+    disk.fill()
+    async with SimTable(seed=1, state_dir=disk.path):
+        assert not leftover.exists()

@@ -3,6 +3,7 @@
 import pytest
 
 from controller.config import Config
+from controller.game.launch import NO_CARDS
 from controller.settings import Settings
 from controller.simulation.table import SimTable
 
@@ -159,7 +160,8 @@ async def test_extreme_mode_fires_from_the_idle_screen_with_nobody_seated():
         assert table.events_of("round_started") == []
         fired = sum(hit.data["cards"] for hit in hits)
         assert fired > 0 and table.cards_out == fired
-        assert table.lcd[1].startswith("Launcher: ")
+        last = hits[-1].data["cards"]
+        assert table.lcd[1].rstrip() == (f"Launcher: {last}!" if last else NO_CARDS)
 
 
 async def test_the_launcher_waits_for_a_round_in_table_mode():

@@ -8,6 +8,7 @@ from controller.requests import RereadSettings
 from controller.settings import Settings
 from controller.shell.panel import HOLD_BACK, IDLE_CLOSE
 from controller.simulation.table import SimTable
+from hardware.debounce import Change
 
 TOP = [
     "Start",
@@ -25,6 +26,7 @@ TOP = [
     "Standings",
     "Launcher",
     "Custom launcher",
+    "Hit ends turn",
     "Burst cap",
     "Jam time",
     "Quick dispense",
@@ -222,6 +224,20 @@ async def test_every_setting_changes_from_the_menu(config, entry, key, steps, sh
         assert table.daemon.table.settings[key] == value
 
 
+async def test_turning_a_bound_past_the_other_moves_it_along_in_one_change_naming_both(config):
+    async with SimTable(config) as table:
+        await goto(table, "Surprise min")
+        await push(table)
+        await table.turn(7)  # 3 s up to 10 s, past the 8 s of Surprise max
+        settings = table.daemon.table.settings
+        assert (settings.surprise_min, settings.surprise_max) == (10, 10)
+        changes = [e.data["changes"] for e in table.events_of("settings_changed")]
+        assert changes[-2:] == [
+            {"surprise_min": 9, "surprise_max": 9},
+            {"surprise_min": 10, "surprise_max": 10},
+        ]
+
+
 async def test_volume_and_brightness_reach_the_buzzer_and_the_lights(config):
     async with SimTable(config) as table:
         await goto(table, "Brightness")
@@ -265,6 +281,8 @@ async def test_start_pause_resume_new_round_and_change_seats_from_the_menu(confi
         await push(table)
         assert not table.daemon.panel.is_open
         assert len(table.lit()) == 1
+        # The menu closed first: the first turn runs at once, never paused under it.
+        assert [e.type for e in table.events][-2:] == ["round_started", "turn_started"]
         await goto(table, "Resume")  # the menu paused the turn as it opened
         await push(table)
         assert not table.daemon.panel.is_open
@@ -511,46 +529,35 @@ async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(co
         assert lcd(table) == ("Table   timer 4s", "Press to join")
 
 
-async def test_settings_set_from_the_shell_reach_a_running_table_on_reload(config, tmp_path):
-    from controller.commands.settings_command import settings_command
-
+async def test_a_settings_file_edited_by_hand_reaches_a_running_table_on_reload(config, tmp_path):
     async with SimTable(config, state_dir=tmp_path) as table:
-        assert settings_command(config, tmp_path, "set", {"picker": "fair"}) == 0
+        (tmp_path / "settings.json").write_text('{"picker": "fair"}\n')
         assert table.daemon.table.settings.picker == "classic"
         table.daemon.submit(RereadSettings())  # what SIGHUP does
         await table.settle()
         assert table.daemon.table.settings.picker == "fair"
 
 
-@pytest.mark.parametrize("entry", ["Handicaps", "Quick dispense", "Hardware test", "Info"])
-async def test_an_open_submenu_stays_put_when_play_starts_beneath_it(config, entry):
+@pytest.mark.parametrize(
+    "where", ["Handicaps", "Quick dispense", "Hardware test", "Info", "Slap window", "Lights"]
+)
+async def test_play_pause_deep_in_the_menu_closes_it_and_starts_the_round_in_sight(config, where):
+    # Someone starts the round on the button while the operator is in a submenu, changing a
+    # value, or running the lights test: the menu gives way, nothing of it is left running.
     async with SimTable(config, seed=2) as table:
         await table.tap("seat1")
         await table.tap("seat2")
-        await goto(table, entry)
-        await push(table)
-        inside = label(table)
-        await table.tap("play_pause")  # someone else starts the round on the button
-        assert label(table) == inside
-        [lit] = table.lit()
-        await back(table)
-        assert label(table) == entry
-        await back(table)  # two holds of 1.2 s: 2.4 s of the 4 s turn have gone
-        assert lcd(table)[1] == f"Seat {lit} turn   2s"
-        await table.advance(1.7)
-        assert table.events_of("timeout")[0].data["seat"] == lit
-
-
-async def test_a_value_being_changed_stays_the_same_setting_when_play_starts(config):
-    async with SimTable(config, seed=2) as table:
-        await table.tap("seat1")
-        await table.tap("seat2")
-        await goto(table, "Slap window")
+        if where == "Lights":
+            await goto(table, "Hardware test")
+            await push(table)
+        await goto(table, where)
         await push(table)
         await table.tap("play_pause")
-        await table.turn(1)
-        assert lcd(table) == ("→Slap window", "←     4 s      →")
-        assert table.daemon.table.settings.slap_window == 4
+        assert not table.daemon.panel.is_open and table.daemon.panel.light_test is None
+        [lit] = table.lit()
+        assert lcd(table)[1] == f"Seat {lit} turn   4s"
+        await table.advance(3.7)  # of its 4 s, the tap took 0.12
+        assert table.events_of("timeout") == []  # its whole time, in sight
 
 
 async def test_using_the_menu_keeps_the_table_awake():
@@ -664,3 +671,46 @@ async def test_a_setting_the_disk_refuses_says_so_over_the_menu(config, tmp_path
         assert lcd(table)[0] == "Not saving:"
         await table.advance(6.0)
         assert label(table) == "Turn timer"  # then the menu again, where it was
+
+
+async def test_a_hold_whose_release_is_handled_before_its_mark_still_goes_back(config):
+    # On a loaded machine the release of a 1.2 s hold can be handed to the panel before the
+    # hold's own timer has fired: its edge time says it was a hold, not a push on the entry.
+    async with SimTable(config, seed=2) as table:
+        await goto(table, "Handicaps")
+        await push(table)
+        assert label(table) == "Seat 1 handicap"
+        pushed = table.now
+        table.daemon.panel.claims("encoder.push", Change(True, pushed))
+        table.daemon.panel.claims("encoder.push", Change(False, pushed + 1.2))
+        await table.advance(0.0)
+        assert lcd(table) == ("→Handicaps", "push to open")  # back at the top, not editing
+
+
+@pytest.mark.parametrize("before", ["running", "paused"])
+async def test_play_pause_with_the_menu_open_closes_it_and_the_turn_runs_in_sight(config, before):
+    async with SimTable(config, seed=2) as table:
+        await seat_and_start(table, 1, 2, 3)
+        [lit] = table.lit()
+        if before == "paused":
+            await table.tap("play_pause")
+        await table.turn(1)  # the menu opens: no turn runs under it
+        assert table.daemon.panel.is_open
+        await table.tap("play_pause")
+        assert not table.daemon.panel.is_open
+        assert table.daemon.table.phase.value == "turn"
+        assert lcd(table)[1].startswith(f"Seat {lit} turn")  # the game, not the menu
+        await table.advance(1.0)
+        assert table.daemon.table.phase.value == "turn" and table.events_of("timeout") == []
+
+
+async def test_play_pause_with_the_menu_open_between_rounds_closes_it_and_starts(config):
+    async with SimTable(config, seed=2) as table:
+        for seat in (1, 2):
+            await table.tap(f"seat{seat}")
+        await goto(table, "Volume")
+        await table.tap("play_pause")
+        assert not table.daemon.panel.is_open
+        assert [e.type for e in table.events if e.type == "round_started"] == ["round_started"]
+        [lit] = table.lit()
+        assert lcd(table)[1].startswith(f"Seat {lit} turn")

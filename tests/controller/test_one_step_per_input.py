@@ -32,7 +32,7 @@ def counted(table: SimTable) -> Iterator[Counts]:
 
     def counted_feed(event):
         counts.steps += 1
-        feed(event)
+        return feed(event)
 
     def counted_draw(*args):
         counts.draws += 1

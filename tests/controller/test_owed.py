@@ -181,3 +181,32 @@ def test_a_record_with_an_impossible_dispense_is_not_trusted(tmp_path):
         owed.close()
         for leftover in tmp_path.iterdir():
             leftover.unlink()
+
+
+def test_a_whole_record_that_no_table_writes_damages_the_file_and_the_older_is_no_truth(
+    tmp_path, caplog
+):
+    # The newer slot is whole (its check matches), yet its dispense counted more cards than
+    # it asked for: the file is damaged, not torn, and the older count may be stale.
+    data = bytearray(b" " * (owed_module.FILE_SIZE - 1) + b"\n")
+    data[SLOT_OFFSETS[1] : SLOT_OFFSETS[1] + SLOT_SIZE] = owed_module._slot(5, (6, None))
+    data[SLOT_OFFSETS[0] : SLOT_OFFSETS[0] + SLOT_SIZE] = owed_module._slot(6, (3, None), (7, 3, 4))
+    (tmp_path / FILE_NAME).write_bytes(bytes(data))
+    owed = made(tmp_path)
+    assert (owed.at_start, owed.sent_at_start) == ((0, None), None)
+    assert owed.problem is not None and "a whole record no table writes" in str(owed.problem)
+    assert "a whole record no table writes" in caplog.text
+    assert (tmp_path / f"{FILE_NAME}.bad").read_bytes() == bytes(data)
+    owed.close()
+
+
+def test_a_slot_torn_by_a_power_cut_leaves_the_other_one_the_truth_without_a_word(tmp_path, caplog):
+    data = bytearray(b" " * (owed_module.FILE_SIZE - 1) + b"\n")
+    data[SLOT_OFFSETS[1] : SLOT_OFFSETS[1] + SLOT_SIZE] = owed_module._slot(5, (6, None))
+    newer = owed_module._slot(6, (3, None))
+    data[SLOT_OFFSETS[0] : SLOT_OFFSETS[0] + 40] = newer[:40]
+    (tmp_path / FILE_NAME).write_bytes(bytes(data))
+    owed = made(tmp_path)
+    assert owed.at_start == (6, None) and owed.problem is None
+    assert caplog.text == ""
+    owed.close()

@@ -26,11 +26,21 @@ async def test_a_change_answers_with_the_new_settings():
         assert table.daemon.table.settings.turn_timer == 9
 
 
-async def test_a_refused_change_answers_why_and_changes_nothing():
+def test_a_change_names_settings_with_values_they_allow_or_is_refused_when_made():
+    assert ChangeSettings({"turn_timer": "9s"}).changes == {"turn_timer": 9}
+    with pytest.raises(SettingError, match="turn_timer cannot be 99"):
+        ChangeSettings({"turn_timer": 99})
+    with pytest.raises(SettingError, match="nothing to set"):
+        ChangeSettings({})
+
+
+async def test_a_change_the_table_refuses_answers_why_and_changes_nothing():
     async with SimTable(seed=1) as table:
         before = table.daemon.table.settings
-        with pytest.raises(SettingError, match="turn_timer cannot be 99"):
-            await answer(table, table.daemon.submit(ChangeSettings({"turn_timer": 99})))
+        with pytest.raises(
+            SettingError, match=r"^custom_min \(9\) cannot be above custom_max \(8\)$"
+        ):
+            await answer(table, table.daemon.submit(ChangeSettings({"custom_min": 9})))
         assert table.daemon.table.settings is before
         # The table plays on.
         await table.tap("seat1")
@@ -70,10 +80,10 @@ async def test_a_request_the_table_stops_before_is_answered_table_stopped():
     async with table:
         daemon = table.daemon
         daemon.stop()
-        queued = daemon.submit(GameCommand("play"))  # behind the stop in the queue
+        queued = daemon.submit(GameCommand("start"))  # behind the stop in the queue
     with pytest.raises(TableStopped):
         await asyncio.wrap_future(queued)
-    late = daemon.submit(GameCommand("play"))
+    late = daemon.submit(GameCommand("start"))
     assert late.done()
     with pytest.raises(TableStopped):
         late.result()
@@ -95,7 +105,7 @@ async def test_stopping_with_the_menu_open_changes_nothing_in_the_game():
     ("name", "seat", "message"),
     [
         ("bring_back", None, "a seat goes with bring_back"),
-        ("play", 3, "a seat goes with bring_back, and with no other command"),
+        ("start", 3, "a seat goes with bring_back, and with no other command"),
         ("bring_back", 9, "seat must be 1 to 8, not 9"),
         ("bring_back", True, "seat must be 1 to 8, not True"),
     ],

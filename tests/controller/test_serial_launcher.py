@@ -13,8 +13,9 @@ import pytest
 from controller.config import Config, LauncherConfig
 from controller.game.events import ExactDraw
 from controller.shell import launcher_link
-from controller.shell.daemon import Daemon, Wiring
+from controller.shell.daemon import Daemon
 from controller.shell.renderer import LINK_DOWN
+from controller.shell.wiring import Wiring
 from controller.storage.owed import OwedFile
 from hardware.clock import LoopClock
 from hardware.serial_ejector import HALT_WITHIN, SerialEjector

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -16,8 +17,8 @@ from textual.pilot import Pilot
 
 from controller.config import Config
 from controller.game import Press, Release
-from controller.game.launch import CHIME_TIME, RESULT_TIME
-from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, timer_bar
+from controller.game.launch import CHIME_TIME, NO_CARDS, RESULT_TIME
+from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT
 from controller.settings import Settings
 from controller.shell.renderer import OFFLINE_LINE, OFFLINE_TURN
 from controller.simulation.table import TAP_TIME
@@ -25,6 +26,7 @@ from controller.tui.app import FRAME, TableApp
 from controller.tui.fingers import BACK_HOLD, LONG_PRESS
 from controller.tui.help import HelpScreen
 from controller.tui.launcher_panel import hopper_text
+from controller.tui.options_screen import OptionsScreen
 from controller.tui.screen_text import screen_text
 
 Scenario = Callable[[TableApp, Pilot], Awaitable[None]]
@@ -275,7 +277,8 @@ def test_launcher_key_is_a_hit_that_chimes_and_a_miss_says_so():
         assert [kind for _, kind in presses(app, "launcher")] == [Press, Release]
         assert log_lines(app)[-2].endswith("> launcher")
         assert re.search(rf"hit +seat={seat} cards=0 drawn=0$", log_lines(app)[-1])
-        assert lcd(app)[0] == "Launcher: miss  " and lcd(app)[1].startswith(f"Seat {seat} turn")
+        # the cards (none) have landed: the timer goes on, and asks for the seat's button
+        assert lcd(app)[0] == f"{NO_CARDS:<16}" and lcd(app)[1].startswith(f"Seat {seat} press")
         text = panel(app)
         assert "♪" not in text
         assert hopper_text(FULL) in text and re.search(r"out +0 ⊐", text)
@@ -346,7 +349,8 @@ def test_a_jam_mid_burst_waits_for_ok_then_sends_only_the_cards_owed():
         assert re.search(rf"launcher_resumed +owed={owed}", lines[cleared + 2])
         assert re.search(rf"resumed +seat={seat}", lines[cleared + 3])
         assert app.table.cards_out == 5 and not app.table.launcher.jammed
-        assert lit_seat(app) == seat and f"Seat {seat} turn" in lcd(app)[1]
+        # landed: the seat blinks for its button press
+        assert seat_box(app, seat) == f"*{seat}*" and f"Seat {seat} press" in lcd(app)[1]
         text = panel(app)
         assert "owed" not in text and "motor ■ stopped ─" in text and re.search(r"out +5 ⊐", text)
         await app.advance(3.0)
@@ -406,7 +410,7 @@ def test_an_empty_hopper_asks_for_a_refill_and_ok_finishes_the_cards_owed():
         assert re.search(r"launcher_resumed +owed=5", log_text(app))
         assert app.table.cards_out == 5
         assert hopper_text(FULL - 5) in panel(app)
-        assert f"Seat {seat} turn" in lcd(app)[1]
+        assert f"Seat {seat} press" in lcd(app)[1]
 
     play(scenario, settings=FIVE_EVERY_HIT)
 
@@ -531,6 +535,29 @@ def test_encoder_keys_turn_the_menu_and_push_chooses():
     play(scenario)
 
 
+def test_a_backspace_repeated_while_the_push_is_held_holds_on_and_never_pauses_after():
+    # A terminal repeats a key kept down: the repeats come while the hold is still on.
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await keys(app, pilot, "1", "2", "p")
+        await keys(app, pilot, "right")  # the menu opens, the turn waits
+        assert app.table.daemon.panel.is_open
+        for _ in range(4):
+            await pilot.press("backspace")
+            await pilot.pause()
+            await app.advance(0.3)
+        await app.advance(BACK_HOLD + 1.0)
+        await pilot.pause()
+        assert not app.table.daemon.panel.is_open
+        assert [e.type for e in app.table.events if e.type in ("paused", "resumed")][-1] == (
+            "resumed"
+        )
+        # one hold: its press was the menu's, its release after the menu closed, no press more
+        assert [kind for _, kind in presses(app, "encoder.push")] == [Release]
+        assert re.search(r"Seat [12] turn", lcd(app)[1])
+
+    play(scenario)
+
+
 def test_mouse_click_on_a_seat_presses_its_button():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
         await pilot.click("#seat2")
@@ -581,6 +608,27 @@ def test_mouse_turns_and_pushes_the_encoder():
     play(scenario)
 
 
+def test_o_explains_every_option_scrolls_and_lets_the_tables_keys_through():
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, OptionsScreen)
+        text = " ".join(screen(app).split())
+        assert "Mode: What the table plays." in text
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert "Volume: How loud the buzzer sounds." in " ".join(screen(app).split())
+        await pilot.press("o")
+        await pilot.pause()
+        assert not isinstance(app.screen, OptionsScreen)
+        await pilot.press("o", "2")
+        await pilot.pause()
+        assert not isinstance(app.screen, OptionsScreen)
+        assert [kind for _, kind in presses(app, "seat2")] == [Press]
+
+    play(scenario)
+
+
 def test_question_mark_shows_the_key_map_and_the_light_legend():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
         await pilot.press("question_mark")
@@ -603,11 +651,16 @@ def test_question_mark_shows_the_key_map_and_the_light_legend():
             assert line in text, text
         lines = text.splitlines()
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
-        await pilot.press("1")  # keys belong to the help screen while it is up
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)
         assert presses(app, "seat1") == []
+        # a key of the table closes the help and plays: none is lost behind it
+        await pilot.press("question_mark")
+        await pilot.press("1")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        assert [kind for _, kind in presses(app, "seat1")] == [Press]
 
     play(scenario)
 
@@ -661,11 +714,11 @@ def test_daemon_warnings_go_to_the_event_log_not_the_terminal(capsys):
 
 def test_lcd_draws_the_displays_custom_characters():
     async def scenario(app: TableApp, pilot: Pilot) -> None:
-        # Menu arrows and a timer bar, written through the real driver into the LCD model.
-        app.table.display.show((ARROW_RIGHT + " Start " + ARROW_LEFT, timer_bar(0.3)))
+        # The menu's arrows, written through the real driver into the LCD model.
+        app.table.display.show((ARROW_RIGHT + " Start " + ARROW_LEFT, ARROW_LEFT + "  6 s  "))
         await app.advance(0.1)
         await pilot.pause()
-        assert app.query_one("#lcd").lines == ("→ Start ←       ", "████▊           ")
+        assert app.query_one("#lcd").lines == ("→ Start ←       ", "←  6 s          ")
         assert "│ → Start ←        │" in screen(app)
 
     play(scenario)
@@ -835,6 +888,8 @@ def test_a_restarted_table_says_in_its_log_which_game_it_resumed(tmp_path):
             app.refresh_view()
             await pilot.pause()
             words = " ".join(screen(app).split())
-            assert f"resumed the game kept in {tmp_path} (round over)" in words
+            saved = time.localtime((tmp_path / "game.json").stat().st_mtime)
+            when = time.strftime("%d %b %H:%M", saved)
+            assert f"resumed the game kept in {tmp_path}, saved {when} (round over)" in words
 
     asyncio.run(main())

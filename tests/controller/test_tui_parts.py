@@ -10,7 +10,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from controller.game import Press, Release
-from controller.game.lcd_glyphs import ARROW_DOWN, ARROW_UP, BAR_2, CUSTOM_CHARS
+from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, CUSTOM_CHARS
 from controller.shell.publish import GameEvent
 from controller.simulation.table import TAP_TIME, SimTable
 from controller.tui.eventlog import event_line, value_text
@@ -74,7 +74,7 @@ def test_lcd_text_maps_custom_codes_and_blanks_control_codes():
 
 
 def test_the_displays_own_glyphs_are_drawn_as_their_look_alikes():
-    assert lcd_text(ARROW_UP + ARROW_DOWN + BAR_2, CUSTOM_CHARS) == "↑↓▍"
+    assert lcd_text(ARROW_LEFT + ARROW_RIGHT, CUSTOM_CHARS) == "←→"
 
 
 def test_lcd_text_takes_the_eight_cgram_slots_of_a_controller():

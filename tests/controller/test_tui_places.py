@@ -37,9 +37,15 @@ def test_a_player_out_is_steady_and_the_places_show_on_top():
         text = screen(app)
         assert "No round counted yet" in text
         assert f"Places: 1st seat {leaving}" in text
-        await keys(app, pilot, "1")  # keys belong to the standings screen while it is up
         await keys(app, pilot, "escape")
         assert not isinstance(app.screen, StandingsScreen)
+        # a key of the table closes the screen and plays: none is lost behind it
+        await keys(app, pilot, "s")
+        assert isinstance(app.screen, StandingsScreen)
+        ended = len(app.table.events_of("turn_ended"))
+        await keys(app, pilot, str(lit))
+        assert not isinstance(app.screen, StandingsScreen)
+        assert [e.data["seat"] for e in app.table.events_of("turn_ended")[ended:]] == [lit]
 
     play(scenario, settings=PLACES)
 

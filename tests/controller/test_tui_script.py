@@ -272,6 +272,7 @@ def test_an_empty_hopper_waits_for_a_refill_and_ok(tmp_path, capsys):
         ("ok now\n", "line 1: ok takes nothing after it, not 'now'"),
         ("jam 2\n", "line 1: jam takes nothing after it, not '2'"),
         ("set turn_timer=99\n", "line 1: turn_timer cannot be '99'; allowed: off, 2-30 s"),
+        ("set custom_min=10\n", "line 1: custom_min (10) cannot be above custom_max (8)"),
         ("set finish places\n", "line 1: 'finish' is not KEY=VALUE: write finish=places"),
         ("set\n", "line 1: set takes KEY=VALUE pairs, as in 'set finish=places'"),
         ("standings 3\n", "line 1: standings takes nothing after it, not '3'"),

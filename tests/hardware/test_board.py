@@ -1,20 +1,11 @@
 """Every role of the map is a gpiozero device on the pin the map names (on mock pins)."""
 
-import pytest
-
 from controller.game.lcd_glyphs import CUSTOM_CHARS
 from hardware.board import Board
 from hardware.clock import VirtualClock
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
 from hardware.sim.hd44780 import simulated_display
 from hardware.sim.pins import SimFactory
-
-
-@pytest.fixture
-def factory():
-    factory = SimFactory(VirtualClock())
-    yield factory
-    factory.reset()
 
 
 def build(factory, pinmap, edges=None):

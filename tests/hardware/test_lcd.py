@@ -9,26 +9,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from RPLCD import common
 
-from controller.game.lcd_glyphs import (
-    ARROW_DOWN,
-    ARROW_LEFT,
-    ARROW_RIGHT,
-    ARROW_UP,
-    BAR,
-    BAR_1,
-    BAR_FULL,
-    CUSTOM_CHARS,
-    readable,
-    timer_bar,
-)
-from hardware.clock import VirtualClock
+from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, CUSTOM_CHARS, readable
 from hardware.device_errors import DisplayUnavailable
 from hardware.display import fit
 from hardware.lcd import CharacterDisplay, open_display
 from hardware.lcd.gpio import GpioBus
 from hardware.lcd.pcf8574 import Pcf8574Bus
 from hardware.sim.hd44780 import HD44780, ModelBus, connect_pins, simulated_display
-from hardware.sim.pins import SimFactory
 
 LCD_PINS = {"lcd.rs": 5, "lcd.e": 6, "lcd.d4": 12, "lcd.d5": 13, "lcd.d6": 19, "lcd.d7": 26}
 ADDRESS = 0x27
@@ -47,13 +34,6 @@ def sim():
     display, model = simulated_display(glyphs=CUSTOM_CHARS)
     yield display, model
     display.close()
-
-
-@pytest.fixture
-def factory():
-    factory = SimFactory(VirtualClock())
-    yield factory
-    factory.reset()
 
 
 class Backpack:
@@ -104,11 +84,10 @@ def test_text_reaches_the_controller_through_the_bus(sim):
 
 def test_glyphs_are_loaded_into_cgram_and_shown(sim):
     display, model = sim
-    assert model.custom_chars == CUSTOM_CHARS
-    line = ARROW_LEFT + ARROW_RIGHT + ARROW_UP + ARROW_DOWN + "".join(BAR[1:])
-    display.show((line, timer_bar(0.5)))
-    assert model.lines[0] == fit("\x00\x01\x02\x03\x04\x05\x06\x07" + BAR_FULL)
-    assert model.lines[1] == BAR_FULL * 8 + " " * 8
+    assert model.custom_chars[: len(CUSTOM_CHARS)] == CUSTOM_CHARS
+    display.show((ARROW_LEFT + ARROW_RIGHT + " Volume", ARROW_LEFT + " high " + ARROW_RIGHT))
+    assert model.lines[0] == fit("\x00\x01 Volume")
+    assert model.lines[1] == fit("\x00 high \x01")
 
 
 def test_countdown_rewrites_only_the_changed_digit(sim):
@@ -144,12 +123,12 @@ def test_gpio_pins_carry_the_same_transfers_as_the_model_bus(factory):
         GpioBus(LCD_PINS, pin_factory=factory, settle=0), glyphs=CUSTOM_CHARS
     )
     reference, model = simulated_display(glyphs=CUSTOM_CHARS)
-    for lines in (TEXT, ("Seat 3: draw 2", timer_bar(0.3)), ("Round over", "")):
+    for lines in (TEXT, ("Seat 3: draw 2", ARROW_LEFT + " 4 s " + ARROW_RIGHT), ("Round over", "")):
         display.show(lines)
         reference.show(lines)
         assert listener.lines == (fit(lines[0]), fit(lines[1]))
     assert listener.ddram == model.ddram
-    assert listener.custom_chars == CUSTOM_CHARS
+    assert listener.custom_chars[: len(CUSTOM_CHARS)] == CUSTOM_CHARS
     assert listener.ddram_writes == model.ddram_writes
     display.close()
     # Releasing the pins strobes nothing into the controller.
@@ -176,7 +155,7 @@ def test_pcf8574_bytes_follow_the_backpack_layout(backpack):
     display = CharacterDisplay(Pcf8574Bus(smbus=backpack), glyphs=CUSTOM_CHARS)
     display.show(TEXT)
     assert backpack.model.lines == (fit(TEXT[0]), fit(TEXT[1]))
-    assert backpack.model.custom_chars == CUSTOM_CHARS
+    assert backpack.model.custom_chars[: len(CUSTOM_CHARS)] == CUSTOM_CHARS
     assert backpack.model.faults == []
     assert all(not value & 0x02 for value in backpack.writes), "RW must stay low"
     assert all(value & 0x08 for value in backpack.writes), "backlight stays on"
@@ -209,11 +188,11 @@ def test_bus_error_reinitialises_and_rewrites_the_whole_screen(backpack, failing
     display = CharacterDisplay(Pcf8574Bus(smbus=backpack), glyphs=CUSTOM_CHARS)
     display.show(TEXT)
     backpack.fail_at = backpack.attempts + failing_write
-    new_text = ("Seat 5: SLAP!", timer_bar(0.75))
+    new_text = ("Seat 5: SLAP!", ARROW_LEFT + "   wild   " + ARROW_RIGHT)
     with caplog.at_level(logging.WARNING):
         display.show(new_text)
     assert backpack.model.lines == (fit(new_text[0]), fit(new_text[1]))
-    assert backpack.model.custom_chars == CUSTOM_CHARS
+    assert backpack.model.custom_chars[: len(CUSTOM_CHARS)] == CUSTOM_CHARS
     assert display.healthy
     assert "re-initialising" in caplog.text
 
@@ -253,7 +232,7 @@ def test_reinitialising_resynchronises_a_half_sent_byte():
     display = CharacterDisplay(bus, glyphs=CUSTOM_CHARS)
     display.show(("Again", "whole"))
     assert model.lines == (fit("Again"), fit("whole"))
-    assert model.custom_chars == CUSTOM_CHARS
+    assert model.custom_chars[: len(CUSTOM_CHARS)] == CUSTOM_CHARS
 
 
 def test_open_display_rejects_an_unknown_interface():
@@ -319,30 +298,9 @@ def test_model_reports_a_write_to_missing_ddram():
     assert model.faults
 
 
-def test_timer_bar_lights_fifths_of_a_cell():
-    assert timer_bar(1.0, 4) == BAR_FULL * 4
-    assert timer_bar(0.0, 4) == "    "
-    assert timer_bar(0.5, 2) == BAR_FULL + " "
-    assert timer_bar(0.05, 4) == BAR_1 + "   "
-    assert timer_bar(-1.0, 3) == "   " and timer_bar(2.0, 3) == BAR_FULL * 3
-
-
-@given(st.floats(0.0, 1.0), st.floats(0.0, 1.0), st.integers(1, 16))
-def test_timer_bar_never_grows_as_time_runs_out(less, more, width):
-    less, more = sorted((less, more))
-
-    def lit(bar: str) -> int:
-        return sum(BAR.index(cell) for cell in bar)
-
-    assert len(timer_bar(less, width)) == width
-    assert lit(timer_bar(less, width)) <= lit(timer_bar(more, width))
-    assert (lit(timer_bar(less, width)) == 0) == (less == 0.0)
-
-
 # ASCII that the A00 ROM shows as itself, plus the display's own glyphs.
 SHOWN_AS_IS = st.sampled_from(
-    [chr(c) for c in range(0x20, 0x7E) if chr(c) != "\\"]
-    + [ARROW_LEFT, ARROW_RIGHT, ARROW_UP, ARROW_DOWN, *BAR[1:]]
+    [chr(c) for c in range(0x20, 0x7E) if chr(c) != "\\"] + [ARROW_LEFT, ARROW_RIGHT]
 )
 LINE = st.text(SHOWN_AS_IS, max_size=20)
 
@@ -376,9 +334,9 @@ def test_model_reads_the_open_low_data_lines_as_high_in_8_bit_mode():
 
 def test_readable_spells_the_glyphs_in_unicode(sim):
     display, model = sim
-    display.show((ARROW_UP + ARROW_DOWN + " Volume", timer_bar(0.1, 4)))
-    assert readable(model.lines[0]).rstrip() == "\u2191\u2193 Volume"
-    assert readable(model.lines[1]) == fit("\u258d")
+    display.show((ARROW_RIGHT + "Volume", ARROW_LEFT + "  low  " + ARROW_RIGHT))
+    assert readable(model.lines[0]).rstrip() == "\u2192Volume"
+    assert readable(model.lines[1]) == fit("\u2190  low  \u2192")
 
 
 def test_gpio_pin_already_in_use_is_a_display_error(factory):

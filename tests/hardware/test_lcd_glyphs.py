@@ -1,7 +1,6 @@
-"""The timer bar's own glyphs, as the LCD's CGRAM holds them: a cell of 5x8 pixels with one
-to four of its pixel columns lit from the left (the solid block is the ROM's own)."""
+"""The LCD's own glyphs, as its CGRAM holds them: cells of 5x8 pixels, at most eight."""
 
-from controller.game.lcd_glyphs import BAR, BAR_1, BAR_2, BAR_3, BAR_4, CUSTOM_CHARS
+from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, CUSTOM_CHARS
 
 
 def pixels(bitmap: tuple[int, ...]) -> list[str]:
@@ -10,14 +9,14 @@ def pixels(bitmap: tuple[int, ...]) -> list[str]:
     return [format(row, "05b").replace("1", "#").replace("0", ".") for row in bitmap]
 
 
-def test_each_bar_glyph_lights_its_fifths_of_the_cell_from_the_left_in_every_row():
-    for columns, glyph in enumerate((BAR_1, BAR_2, BAR_3, BAR_4), start=1):
-        assert BAR[columns] == glyph
-        assert pixels(CUSTOM_CHARS[ord(glyph)]) == ["#" * columns + "." * (5 - columns)] * 8
-
-
-def test_every_custom_glyph_is_eight_rows_of_five_pixels():
-    assert len(CUSTOM_CHARS) == 8  # the CGRAM's eight slots
+def test_every_custom_glyph_is_eight_rows_of_five_pixels_in_the_cgrams_eight_slots():
+    assert len(CUSTOM_CHARS) <= 8
     for bitmap in CUSTOM_CHARS:
         assert len(bitmap) == 8
         pixels(bitmap)
+
+
+def test_the_arrows_point_the_way_they_are_named():
+    left, right = (pixels(CUSTOM_CHARS[ord(glyph)]) for glyph in (ARROW_LEFT, ARROW_RIGHT))
+    assert left[3] == right[3] == "#####"  # the shaft
+    assert left[2] == ".#..." and right[2] == "...#."  # the head on its side

@@ -9,16 +9,8 @@ from hardware.animator import FRAME, Animator
 from hardware.clock import VirtualClock
 from hardware.outputs import Light
 from hardware.patterns import DIM_LEVEL, Pattern
-from hardware.sim.pins import SimFactory
 
 LIGHT_PINS = (5, 6, 12, 13)
-
-
-@pytest.fixture
-def factory():
-    factory = SimFactory(VirtualClock())
-    yield factory
-    factory.reset()
 
 
 @pytest.fixture

@@ -40,6 +40,14 @@ def test_the_outputs_are_driven_off_after_any_end_of_the_daemon():
     assert "ExecStopPost=/opt/flashtable/current/bin/flashtable outputs-off\n" in text
 
 
+def test_the_open_files_limit_leaves_the_web_page_its_whole_bound(monkeypatch):
+    from controller.web import connections
+
+    [limit] = re.findall(r"^LimitNOFILE=(\d+)$", UNIT.read_text(encoding="utf-8"), re.M)
+    monkeypatch.setattr(connections.resource, "getrlimit", lambda _: (int(limit), int(limit)))
+    assert connections.connection_bound() == connections.MAX_CONNECTIONS
+
+
 @needs_analyze
 def test_the_sandbox_is_tight(tmp_path):
     result = subprocess.run(

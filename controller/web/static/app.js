@@ -1,12 +1,15 @@
 // The live view and the remote. Everything comes from one stream (/events): the table's
 // state, lights, LCD, turn timer, settings and numbered game events; changes go back as
-// same-origin JSON posts. No library, nothing from elsewhere.
+// same-origin JSON posts, each answered beside the control that sent it. No library, nothing
+// from elsewhere.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const EVENTS_SHOWN = 30;
 const HITS_SHOWN = 5;
 let lastSeq = 0;
+let lastId = ""; // the last game event's id (the daemon's boot and its seq), to resume from
+let turnedAway = false; // the table said "too many viewers": its stream comes back later
 let source = null;
 let timer = null; // the latest timer message, and when it came (performance.now())
 let settingsModel = null;
@@ -19,22 +22,38 @@ function text(el, value) {
 }
 
 function connect() {
-  const url = lastSeq ? `/events?since=${lastSeq}` : "/events";
+  const url = lastId ? `/events?since=${encodeURIComponent(lastId)}` : "/events";
   source = new EventSource(url);
-  source.onopen = () => text($("link"), "live");
+  source.onopen = () => {
+    turnedAway = false;
+    text($("link"), "live");
+    loadRemote(); // a restart, or an expiry while away, signed this page out
+  };
   source.onerror = () => {
-    text($("link"), "reconnecting…");
-    if (source.readyState === EventSource.CLOSED) { // refused: try again from here
-      setTimeout(connect, 2000);
+    if (!turnedAway) text($("link"), "reconnecting…");
+    if (source.readyState === EventSource.CLOSED) { // refused outright: ask why, then again
+      source = null;
+      loadRemote().then((remote) => {
+        if (remote.view_needs_password && !remote.signed_in) {
+          text($("link"), "sign in to see the table");
+        } else {
+          setTimeout(connect, 2000);
+        }
+      }, () => setTimeout(connect, 2000));
     }
   };
+  source.addEventListener("refused", (m) => {
+    turnedAway = true;
+    text($("link"), `${JSON.parse(m.data).error} (trying again)`);
+  });
+  source.addEventListener("signed_out", () => loadRemote());
   source.addEventListener("state", (m) => showState(JSON.parse(m.data)));
   source.addEventListener("board", (m) => showBoard(JSON.parse(m.data)));
   source.addEventListener("timer", (m) => { timer = { ...JSON.parse(m.data || "null"), at: performance.now() }; showTimer(); });
   source.addEventListener("settings", (m) => showSettings(JSON.parse(m.data)));
   source.addEventListener("standings", () => {});
   source.addEventListener("reset", () => { $("events").replaceChildren(); $("hits").replaceChildren(); lastSeq = 0; });
-  source.addEventListener("game", (m) => showEvent(JSON.parse(m.data)));
+  source.addEventListener("game", (m) => { lastId = m.lastEventId; showEvent(JSON.parse(m.data)); });
 }
 
 function showState(state) {
@@ -165,9 +184,22 @@ function showRound(event) {
 
 // -- the remote ----------------------------------------------------------------------
 
-function say(message, refused) {
-  text($("answer"), message);
-  $("answer").classList.toggle("refused", Boolean(refused));
+// Each answer shows beside the control that asked: in the answer line of that control's row.
+function say(row, message, refused) {
+  let answer = row.querySelector(":scope > .answer");
+  if (!answer) {
+    answer = document.createElement("p");
+    answer.className = "answer";
+    answer.setAttribute("role", "status");
+    answer.setAttribute("aria-live", "polite");
+    row.append(answer);
+  }
+  text(answer, message);
+  answer.classList.toggle("refused", Boolean(refused));
+}
+
+class Refused extends Error {
+  constructor(message, status) { super(message); this.status = status; }
 }
 
 async function post(path, body) {
@@ -176,7 +208,7 @@ async function post(path, body) {
     credentials: "same-origin",
   });
   const answer = await response.json().catch(() => ({ error: `${response.status}` }));
-  if (!response.ok) throw new Error(answer.error || `${response.status}`);
+  if (!response.ok) throw new Refused(answer.error || `${response.status}`, response.status);
   return answer;
 }
 
@@ -185,10 +217,57 @@ async function loadRemote() {
   const remote = await response.json();
   settingsModel = remote;
   $("remote-off").hidden = remote.password_set;
-  $("login").hidden = !remote.password_set || remote.signed_in;
-  $("controls").hidden = !remote.signed_in;
-  if (remote.signed_in) buildControls(remote);
+  if (remote.signed_in) {
+    putSignInBack();
+    $("controls").hidden = false;
+    if (!$("settings").children.length) buildControls(remote);
+  } else if (remote.password_set && (!$("controls").hidden || $("login").hidden)) {
+    // Signed out (here, elsewhere, by a restart or an expiry): the form takes the
+    // controls' place, and the operator's eyes if they were on them.
+    const looking = inView($("controls")) || inView($("remote-title"));
+    $("controls").hidden = true;
+    putSignInBack();
+    $("settings").replaceChildren();
+    showSignIn($("remote-off"), looking);
+  }
   return remote;
+}
+
+function putSignInBack() {
+  $("login").hidden = true;
+  $("login").querySelector(".answer")?.remove();
+  $("remote-off").after($("login"));
+}
+
+// The sign-in form right after `place`; focused (and so on a phone's screen) if `looking`.
+function showSignIn(place, looking) {
+  const form = $("login");
+  place.after(form);
+  form.hidden = false;
+  if (looking) {
+    $("password").focus({ preventScroll: true });
+    form.scrollIntoView({ block: "nearest" });
+  }
+}
+
+function inView(element) {
+  if (element.hidden || !element.getClientRects().length) return false;
+  const box = element.getBoundingClientRect();
+  return box.bottom > 0 && box.top < window.innerHeight;
+}
+
+// A control's request, answered beside it; "sign in first" brings the form there.
+async function ask(row, path, body, done) {
+  try {
+    const answer = await post(path, body);
+    // The table was there already, or did less than asked (a dispense cut short): it says.
+    say(row, answer.said || done, answer.whole === false);
+    return answer;
+  } catch (err) {
+    say(row, err.message, true);
+    if (err.status === 401) showSignIn(row, true);
+    throw err;
+  }
 }
 
 function buildControls(remote) {
@@ -209,7 +288,7 @@ function buildControls(remote) {
       item.textContent = option.text;
       select.append(item);
     }
-    select.addEventListener("change", () => change(setting, select));
+    select.addEventListener("change", () => change(setting, select, row));
     row.append(label, select);
     box.append(row);
   }
@@ -226,14 +305,10 @@ function buildControls(remote) {
   showSettings(settings);
 }
 
-async function change(setting, select) {
-  try {
-    await post("/settings", { [setting.key]: JSON.parse(select.value) });
-    say(`${setting.label}: ${select.selectedOptions[0].textContent}`);
-  } catch (err) {
-    say(err.message, true);
-    showSettings(settings);
-  }
+async function change(setting, select, row) {
+  const chosen = `${setting.label}: ${select.selectedOptions[0].textContent}`;
+  await ask(row, "/settings", { [setting.key]: JSON.parse(select.value) }, chosen)
+    .catch(() => showSettings(settings));
 }
 
 function showSettings(values) {
@@ -244,13 +319,8 @@ function showSettings(values) {
   }
 }
 
-async function command(action, extra = {}) {
-  try {
-    await post("/command", { action, ...extra });
-    say(`Done: ${action.replace("_", " ")}`);
-  } catch (err) {
-    say(err.message, true);
-  }
+function command(row, action, extra = {}) {
+  ask(row, "/command", { action, ...extra }, `Done: ${action.replace("_", " ")}`).catch(() => {});
 }
 
 function wire() {
@@ -260,27 +330,28 @@ function wire() {
     $("password").value = "";
     try {
       await post("/login", { password });
-      say("Signed in.");
       await loadRemote();
-      if (settingsModel.view_needs_password && !source) connect();
+      say($("actions"), "Signed in.");
+      if (source) source.close(); // again, as this session's: its end reaches this page
+      connect();
     } catch (err) {
-      say(err.message, true);
+      say($("login"), err.message, true);
     }
   });
   $("logout").addEventListener("click", async () => {
     await post("/logout", {}).catch(() => {});
-    say("Signed out.");
     await loadRemote();
+    say($("login"), "Signed out.");
   });
   for (const button of document.querySelectorAll("button[data-action]")) {
     button.addEventListener("click", () => {
       $("confirm").hidden = true;
-      command(button.dataset.action);
+      command($("actions"), button.dataset.action);
     });
   }
   $("new-round").addEventListener("click", () => { $("confirm").hidden = false; $("confirm-yes").focus(); });
   $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
-  $("deal").addEventListener("click", () => command("dispense", { cards: Number($("dispense").value) }));
+  $("deal").addEventListener("click", () => command($("dispense-box"), "dispense", { cards: Number($("dispense").value) }));
 }
 
 wire();

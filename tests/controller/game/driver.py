@@ -29,6 +29,7 @@ class Game:
     def __init__(self, settings=None, *, stations=4, seed=0, start=T0, has_launcher=False) -> None:
         self.settings = Settings(settings or {})
         self.stations = stations
+        self.has_launcher = has_launcher
         self.seed = seed
         self.rng = random.Random(seed)
         self.table = new_table(self.settings, stations, has_launcher=has_launcher)
@@ -44,7 +45,7 @@ class Game:
             snapshot,
             settings=self.settings,
             stations=self.stations,
-            has_launcher=False,
+            has_launcher=self.has_launcher,
             now=self.now,
             rng=random.Random(0),
         )

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from controller.game import Command, Configure, Phase, Press, Stuck, codec, next_wakeup
+from controller.game import Announce, Command, Configure, Phase, Press, Stuck, codec, next_wakeup
 from controller.game.engine import MESSAGE_TIME, STUCK_AFTER
 from controller.game.holds import WIN_HOLD
 from controller.game.slap import PAGE_TIME as SLAP_PAGE_TIME
@@ -23,6 +23,11 @@ STUCK_LINE = "stuck: check it"
 
 def command(game: Game, name: str, seat: int | None = None) -> list:
     return game.feed(Command(name, game.now, seat))
+
+
+def kinds(game: Game, since: int) -> list[str]:
+    """The types of the events announced since the mark `since`, in order."""
+    return [e.type for e in game.effects[since:] if isinstance(e, Announce)]
 
 
 def resumed(game: Game) -> Game:
@@ -42,20 +47,71 @@ def resumed(game: Game) -> Game:
 # -- commands ----------------------------------------------------------------------------
 
 
-def test_start_and_resume_from_the_menu_do_what_play_pause_does():
+def test_start_pause_and_resume_do_what_they_say_and_nothing_when_it_is_so_already():
     game = Game(QUIET, seed=2)
     game.seat(1, 2, 3)
-    command(game, "play")
+    command(game, "start")
     assert game.table.phase is Phase.TURN
     lit = game.lit
     game.wait(1.5)
-    command(game, "play")
+    assert command(game, "start") == []  # a round is running: nothing, not a pause
+    command(game, "pause")
     assert game.table.phase is Phase.PAUSED
-    game.wait(20)
-    command(game, "play")
+    game.wait(10)
+    assert command(game, "pause") == []  # paused already: nothing, not a resume
+    game.wait(10)
+    command(game, "resume")
     assert game.table.phase is Phase.TURN
     assert game.lit == lit
     assert game.table.turn.deadline == pytest.approx(game.now + 4.5)
+    assert command(game, "resume") == []  # running already: nothing, not a pause
+    assert game.table.phase is Phase.TURN
+
+
+def test_a_resume_just_after_a_players_play_press_leaves_the_turn_running():
+    # Asked while the table was paused; the player pressed Play/Pause first.
+    game = Game(QUIET, seed=2)
+    game.start(1, 2)
+    game.tap("play_pause")
+    assert game.table.phase is Phase.PAUSED
+    mark = game.mark()
+    game.feed(Press("play_pause", game.now))
+    command(game, "resume")
+    assert game.table.phase is Phase.TURN
+    assert kinds(game, mark) == ["resumed"]
+
+
+def test_a_resume_wakes_a_sleeping_table_and_resumes_its_turn_and_a_pause_leaves_it_asleep():
+    game = Game({"sleep_time": 1, "turn_timer": 6}, seed=2)
+    game.start(1, 2)
+    game.wait(61)
+    assert game.table.asleep and game.table.phase is Phase.PAUSED
+    assert command(game, "pause") == []
+    assert game.table.asleep
+    mark = game.mark()
+    command(game, "resume")
+    assert not game.table.asleep and game.table.phase is Phase.TURN
+    assert kinds(game, mark) == ["woke", "resumed"]
+
+
+def test_the_next_round_now_ends_a_round_going_on_and_starts_one_in_a_single_step():
+    game = Game(QUIET, seed=2)
+    game.start(1, 2, 3)
+    mark = game.mark()
+    command(game, "next_round")
+    assert game.table.phase is Phase.TURN
+    assert kinds(game, mark)[:2] == ["round_over", "round_started"]
+    game.tap("play_pause")
+    assert game.table.phase is Phase.PAUSED
+    command(game, "next_round")  # from a pause, too
+    assert game.table.phase is Phase.TURN and game.announced("round_started", mark)[1]
+
+
+def test_the_next_round_is_nothing_while_seating():
+    game = Game(QUIET, seed=2)
+    game.seat(1, 2)
+    assert command(game, "next_round") == []
+    assert game.table.phase is Phase.SEATING
 
 
 def test_opening_the_menu_during_a_turn_pauses_it_and_closing_resumes_it():

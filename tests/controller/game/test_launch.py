@@ -7,7 +7,7 @@ import pytest
 
 from controller.game.effects import Dispense, ResumeLauncher
 from controller.game.events import CardOut, Command, Configure, ExactDraw, LauncherStopped
-from controller.game.launch import CAP_WINDOW, CHIME_TIME
+from controller.game.launch import CAP_WINDOW, CHIME_TIME, CHIMING, NO_CARDS
 from controller.game.state import MAX_OWED, Delivery, Launcher, Phase
 from controller.shell.tunes import TUNES
 
@@ -101,7 +101,7 @@ def test_a_miss_says_so():
     for _ in range(5):
         game.tap("launcher")
         game.wait(CHIME_TIME)
-        misses += game.lines[0] == "Launcher: miss"
+        misses += game.lines[0] == NO_CARDS
     assert misses >= 4
 
 
@@ -221,6 +221,24 @@ def test_extreme_mode_has_no_turns_only_the_launcher():
     assert game.announced("hit")[-1]["seat"] is None
     game.hold("seat2", 2.0)
     assert game.table.phase is Phase.ROUND_OVER
+
+
+def test_extreme_never_shows_the_last_hits_result_while_the_next_hit_chimes():
+    game = Game(
+        {"mode": "extreme", "launcher_profile": "custom", "custom_chance": 50},
+        has_launcher=True,
+        seed=2,
+    )
+    results = set()
+    for _ in range(12):
+        game.press("launcher")
+        assert game.lines[1] == CHIMING
+        game.release("launcher")
+        game.wait(CHIME_TIME / 2)
+        assert game.lines[1] == CHIMING
+        game.wait(CHIME_TIME / 2)
+        results.add(game.lines[1])
+    assert NO_CARDS in results and len(results) > 1  # misses and bursts among them
 
 
 def test_a_backlog_of_penalties_stays_within_a_deck_and_every_card_owed_reaches_its_seat():

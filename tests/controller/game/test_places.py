@@ -5,9 +5,10 @@ player out by mistake is brought back. With finish = first a hold still ends the
 import pytest
 
 from controller.game import Command, Configure, Phase
-from controller.game.holds import JUMP_HOLD, WIN_HOLD
-from controller.game.places import out_now
+from controller.game.holds import JUMP_HOLD, OUT_HINT, WIN_HOLD
+from controller.game.places import ROUND_BANNER, out_now
 from controller.game.summary import PAGE_TIME
+from controller.game.turns import BANNER_TIME
 
 from .driver import Game
 
@@ -124,7 +125,7 @@ def test_each_seats_summary_screens_say_its_place():
     for _ in range(2):
         game.wait(PAGE_TIME)
         screens.append(game.lines)
-    assert screens[2] == (f"Seat {second} 2nd place", "SLAP ms        -")
+    assert screens[2] == (f"Seat {second} 2nd place", "SLAP           -")
     assert all(len(line) <= 16 for lines in screens for line in lines)
 
 
@@ -309,3 +310,49 @@ def test_a_place_that_hands_the_turn_on_sounds_the_place_alone():
     game.wait(WIN_HOLD - JUMP_HOLD)
     assert game.table.places == (jumper,) and game.lit != jumper
     assert game.sounds(mark) == ["place"]
+
+
+def test_a_round_for_places_says_so_as_it_starts_and_a_round_for_first_does_not():
+    game = Game(PLACES, seed=2)
+    lit = game.start(1, 2, 3)
+    assert game.lines == (ROUND_BANNER, game.lines[1])
+    assert game.lines[1].startswith(f"Seat {lit} turn") and len(ROUND_BANNER) <= 16
+    game.wait(BANNER_TIME)
+    assert game.lines[0] != ROUND_BANNER
+    first = Game({**PLACES, "finish": "first"}, seed=2)
+    first.start(1, 2, 3)
+    assert first.lines[0] != ROUND_BANNER
+
+
+def passed_on() -> tuple[Game, int, int]:
+    """A game where the lit player's press has just handed the turn to another player, and
+    they hold on: the game, the player holding, the player whose turn it is now."""
+    for seed in range(20):
+        game = Game({"finish": "first", "turn_timer": 6}, seed=seed)
+        lit = game.start(1, 2, 3)
+        game.press(f"seat{lit}")  # ends the turn, lights the next one, and holds on
+        if game.table.turn.seat != lit:
+            return game, lit, game.table.turn.seat
+    raise AssertionError("every seed picked the same player again")
+
+
+def test_holding_on_to_go_out_makes_the_next_turn_wait_from_the_hint_and_names_the_player():
+    game, holder, nxt = passed_on()
+    assert game.light(nxt) == "pulse"
+    game.wait(OUT_HINT)
+    assert game.lines[0] == f"Seat {holder} going out" and game.light(nxt) == "dim"
+    assert game.lines[1].startswith(f"Seat {nxt} wait")
+    game.wait(WIN_HOLD - OUT_HINT)
+    assert game.table.phase is Phase.ROUND_OVER
+    assert game.lines == ("Round over!", f"Seat {holder} wins!")
+
+
+def test_letting_go_before_the_round_ends_gives_the_next_turn_the_time_it_had():
+    game, holder, nxt = passed_on()
+    game.wait(1.5)
+    game.release(f"seat{holder}")
+    assert game.light(nxt) == "pulse" and game.lines[0] != f"Seat {holder} going out"
+    left = game.table.turn.deadline - game.now
+    assert left == pytest.approx(6.0 - OUT_HINT)  # only the hint's 0.6 s went by
+    game.wait(left)
+    assert [t["seat"] for t in game.announced("timeout")] == [nxt]

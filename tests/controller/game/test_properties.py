@@ -25,7 +25,9 @@ def check(table, effects, now):
     lit = [n for n, p in enumerate(view.lights, start=1) if p in LIT]
     if table.phase is Phase.TURN:
         lit = [n for n, p in enumerate(view.lights, start=1) if p in TURN_LIT]
-        assert lit == [table.turn.seat] and table.turn.seat in table.in_play
+        # the lit seat alone, or none while the turn waits for a player going out
+        waits = table.turn.waits_for == "out"
+        assert lit == ([] if waits else [table.turn.seat]) and table.turn.seat in table.in_play
     elif table.phase is not Phase.EXTREME:  # no turns there: lights quicken with the chime
         assert lit == []
     # Places: distinct seated players; a round in play keeps two players in at least.

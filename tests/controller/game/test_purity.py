@@ -24,6 +24,7 @@ ALLOWED = {
     "functools",
     "itertools",
     "math",
+    "textwrap",  # the menu's explanations, in lines of the LCD's width
     "random",  # for the type of the generator passed in; see the test of chance below
     "types",
     "typing",

@@ -2,8 +2,8 @@
 
 import pytest
 
-from controller.errors import SettingError
-from controller.settings import SETTINGS, Settings, setting
+from controller.errors import CrossedBounds, SettingError
+from controller.settings import SETTINGS, Settings, dragged, setting
 
 
 def test_the_rule_settings_and_their_defaults():
@@ -65,10 +65,27 @@ def bounds(settings: Settings) -> tuple[int, int]:
     return settings.surprise_min, settings.surprise_max
 
 
-def test_moving_one_surprise_bound_past_the_other_drags_it_along():
-    assert bounds(Settings().replace({"surprise_min": 12})) == (12, 12)
-    assert bounds(Settings().replace({"surprise_max": 2})) == (2, 2)
-    assert bounds(Settings({"surprise_min": 20})) == (20, 20)
+def test_one_surprise_bound_past_the_others_value_is_refused_naming_both():
+    with pytest.raises(
+        CrossedBounds, match=r"^surprise_min \(12\) cannot be above surprise_max \(8\)$"
+    ):
+        Settings().replace({"surprise_min": 12})
+    with pytest.raises(
+        CrossedBounds, match=r"^surprise_min \(3\) cannot be above surprise_max \(2\)$"
+    ):
+        Settings().replace({"surprise_max": 2})
+    with pytest.raises(CrossedBounds, match="surprise_min"):
+        Settings({"surprise_min": 20})
+    assert bounds(Settings().replace({"surprise_min": 8})) == (8, 8)
+
+
+def test_the_menus_turn_past_the_other_bound_names_both_in_its_change():
+    settings = Settings()
+    assert dragged(settings, "surprise_min", 12) == {"surprise_min": 12, "surprise_max": 12}
+    assert dragged(settings, "surprise_max", 2) == {"surprise_max": 2, "surprise_min": 2}
+    assert dragged(settings, "custom_max", 9) == {"custom_max": 9}
+    assert dragged(settings, "turn_timer", 9) == {"turn_timer": 9}
+    assert bounds(settings.replace(dragged(settings, "surprise_min", 12))) == (12, 12)
 
 
 def test_setting_both_surprise_bounds_the_wrong_way_round_is_refused():

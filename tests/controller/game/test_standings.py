@@ -1,11 +1,16 @@
 """The evening's standings: folded in at each round's end, shown after the summary and on the
 seating screen between rounds, cleared by sleep or by Reset standings."""
 
+import json
+
+import pytest
+
 from controller.game import Command, Phase
 from controller.game.codec import encode
+from controller.game.frozen import replace
 from controller.game.holds import WIN_HOLD
-from controller.game.standings import PAGE_TIME, pages
-from controller.game.state import SeatStanding, SlapTimes, Standings
+from controller.game.standings import PAGE_TIME, pages, slap_line
+from controller.game.state import MAX_COUNT, SeatStanding, SlapTimes, Standings
 
 from .driver import Game
 
@@ -148,7 +153,20 @@ def test_every_standings_screen_fits_the_lcd_with_the_largest_figures():
     assert all(len(line) <= 16 for lines in screens for line in lines)
     # A number is never cut: the words give way.
     assert screens[1] == ("Sea 1 999 rounds", "wi 124 place 8.0")
-    assert screens[2] == ("Sea 1 late 99999", "S ms 10000/10000")
+    assert screens[2] == ("Sea 1 late 99999", "SLAP 10.0s/10.0s")
+
+
+@pytest.mark.parametrize(
+    ("best", "total", "line"),
+    [
+        (212, 776, "SLAP 212ms/388ms"),
+        (1109, 3010, "SLAP 1.10s/1.50s"),  # over a second: whole, the label too
+        (999, 1998, "SLAP 999ms/999ms"),
+        (9999, 19998, "SLAP 9.99s/9.99s"),
+    ],
+)
+def test_a_reaction_time_shows_whole_beside_its_label(best, total, line):
+    assert slap_line(SlapTimes(presses=2, total_ms=total, best_ms=best)) == line
 
 
 def test_in_extreme_the_seating_screen_keeps_the_launchers_result_in_sight():
@@ -191,3 +209,46 @@ def test_a_resumed_round_whose_snapshot_lacks_a_seats_figures_still_counts_that_
     assert game.table.standings.rounds == 1
     assert game.table.standings.seats[3] == SeatStanding(rounds=1)
     assert game.table.standings.seats[1].wins == 1
+
+
+def saved_and_resumed(game: Game) -> None:
+    """The game as a restart resumes it from the disk: encoded, written, read back."""
+    game.resume(json.loads(json.dumps(encode(game.table, game.now))))
+
+
+def test_standings_at_the_largest_count_kept_still_resume_after_another_round():
+    # An evening whose standings a hand edited to the largest count the table keeps.
+    game = Game(PLACES, seed=1)
+    game.seat(1, 2, 3)
+    full = Standings(
+        MAX_COUNT,
+        {
+            1: SeatStanding(MAX_COUNT, MAX_COUNT, 0, 0, 0, SlapTimes()),
+            2: SeatStanding(MAX_COUNT, 0, 0, 0, MAX_COUNT, SlapTimes(2, 400, 150)),
+        },
+    )
+    game.table = replace(game.table, standings=full)
+    saved_and_resumed(game)
+    play_places(game, [2, 1, 3])
+    assert game.table.standings == full  # the round is not counted: the counts stop there
+    saved_and_resumed(game)  # and the game saved after it resumes, standings and all
+    assert game.table.standings == full
+
+
+def test_slap_times_past_the_largest_count_kept_are_not_counted_and_the_game_resumes():
+    game = Game({**PLACES, "slap_window": 2}, seed=3)
+    game.seat(1, 2)
+    game.tap("play_pause")
+    lit = game.lit
+    stats = game.table.stats
+    most = SlapTimes(100_000, MAX_COUNT, 5)  # as many milliseconds as a table keeps
+    game.table = replace(game.table, stats={**stats, 3 - lit: replace(stats[3 - lit], slap=most)})
+    game.tap("slap")
+    game.wait(0.3)
+    game.tap(f"seat{3 - lit}")
+    game.wait(3.0)
+    [result] = game.announced("slap_result")
+    assert [entry["seat"] for entry in result["order"]] == [3 - lit]  # a press with its time
+    assert game.table.stats[3 - lit].slap == most
+    saved_and_resumed(game)
+    assert game.table.stats[3 - lit].slap == most

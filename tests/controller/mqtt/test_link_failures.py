@@ -289,10 +289,11 @@ async def test_a_settings_set_is_answered_by_one_settings_message():
         def watch(self, on_event, on_step) -> None:
             self.on_step = on_step
 
-        async def use_settings(self, settings) -> None:
-            self.table = replace(self.table, settings=settings)
+        async def change_settings(self, change) -> Settings:
+            self.table = replace(self.table, settings=self.table.settings.replace(change.changes))
             self.on_step(self.table)
             await send_all()  # the sender is quicker than the table's answer
+            return self.table.settings
 
         def show_link(self, status: str) -> None:
             pass

@@ -120,7 +120,9 @@ async def test_the_broker_stopped_and_started_again(tmp_path):
 
             broker.stop()
             await until(lambda: not link.connected, "disconnected")
-            assert table.daemon.mqtt_status in ("connection lost", "no broker")
+            # The link hands its status to the daemon through its inbox, a moment after.
+            outage = ("connection lost", "no broker")
+            await until(lambda: table.daemon.mqtt_status in outage, "showed the outage")
             turns = (EVENT_LIMIT + 200) // 2  # each turn is two events: ended, started
             for _ in range(turns):
                 [lit] = table.lit()

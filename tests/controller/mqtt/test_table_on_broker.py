@@ -170,6 +170,28 @@ async def test_a_command_the_table_cannot_carry_out_now_is_answered_on_error(bro
         assert table.daemon.table.phase.value == "seating"
 
 
+async def test_a_cut_dispense_and_a_bound_past_the_other_are_answered_on_error(broker, tmp_path):
+    async with watched(broker, tmp_path, "table24") as (client, table):
+        await client.subscribe("flashtable/table24/error")
+        await client.subscribe("flashtable/table24/event")
+        deal = json.dumps({"action": "dispense", "cards": 10})
+        for _ in range(11):  # 110 cards asked while no time passes: 108 are owed at most
+            await client.publish("flashtable/table24/command", deal, qos=1)
+        error = await next_on(client, "flashtable/table24/error")
+        assert error == {
+            "topic": "flashtable/table24/command",
+            "reason": "dispense: 8 of 10 cards dealt; the launcher owes 108 at most (a whole deck)",
+        }
+        assert table.daemon.table.launcher.owed == 108
+        assert [e.data["cards"] for e in table.events_of("dispense")] == [10] * 10 + [8]
+        await client.publish("flashtable/table24/settings/set", '{"custom_min": 9}', qos=1)
+        assert await next_on(client, "flashtable/table24/error") == {
+            "topic": "flashtable/table24/settings/set",
+            "reason": "custom_min (9) cannot be above custom_max (8)",
+        }
+        assert table.daemon.table.settings.custom_min == 1
+
+
 async def test_a_retained_command_is_never_carried_out(broker, tmp_path):
     async with operator(broker) as client:
         await client.subscribe("flashtable/table8/error")

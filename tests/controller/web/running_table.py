@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import queue
+import resource
 import subprocess
 import sys
 import threading
@@ -19,8 +20,20 @@ ROOT = HERE.parents[2]
 WAIT = 30.0  # seconds: only a limit for what never comes
 
 
+def limit_open_files(count: int) -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, hard))
+
+
 class RunningTable:
-    def __init__(self, directory: Path, settings: str = "", seats: int = 3) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        settings: str = "",
+        seats: int = 3,
+        open_files: int | None = None,
+    ) -> None:
+        """`open_files`: the table process's limit on open files (`ulimit -n`)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         config = directory / "flashtable.toml"
@@ -30,28 +43,42 @@ class RunningTable:
             f'password_file = "{password_file(directory)}"\n'
             f"[settings]\n{settings}"
         )
-        command = [sys.executable, "-u", str(HERE / "table_process.py"), "--config", str(config)]
-        command += ["--state-dir", str(directory / "state"), "--seed", "3"]
+        self._command = [sys.executable, "-u", str(HERE / "table_process.py")]
+        self._command += ["--config", str(config), "--state-dir", str(directory / "state")]
+        self._command += ["--seed", "3"]
+        self._open_files = open_files
+        self.log: list[str] = []
+        self.logged_at: list[float] = []  # when each line of the log came (time.monotonic)
+        self._start()
+
+    def _start(self) -> None:
+        open_files = self._open_files
         self.process = subprocess.Popen(
-            command,
+            self._command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
+            preexec_fn=None if open_files is None else lambda: limit_open_files(open_files),
         )
-        self.log: list[str] = []
         self._answers: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
         self._wait_for_page()
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
+    def restart(self) -> None:
+        """The table stops, and starts again on the same port with the same state."""
+        self.stop()
+        self._start()
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
             if line.startswith("driver: "):
                 self._answers.put(line.removeprefix("driver: ").rstrip("\n"))
             else:
+                self.logged_at.append(time.monotonic())
                 self.log.append(line)
 
     def _wait_for_page(self) -> None:

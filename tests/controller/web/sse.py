@@ -15,8 +15,12 @@ WAIT = 20.0  # seconds: only a limit for a message that never comes
 @dataclass(frozen=True)
 class Message:
     kind: str
-    id: int | None
+    id: str | None  # a game event's: BOOT-SEQ
     data: object
+
+    @property
+    def seq(self) -> int | None:
+        return None if self.id is None else int(self.id.rpartition("-")[2])
 
 
 class EventReader:
@@ -41,7 +45,7 @@ class EventReader:
             if field == "event":
                 kind = value
             elif field == "id":
-                ident = int(value)
+                ident = value
             elif field == "data":
                 data = value
 

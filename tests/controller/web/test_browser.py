@@ -9,10 +9,13 @@ WEB_SCREENSHOTS=DIR saves the screenshots that docs/web.md shows into DIR.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import os
+import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +23,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from controller.web.connections import MAX_STREAMS_PER_CLIENT
 
 from .browser import PHONE, chromium
 from .conftest import PASSWORD, free_port
@@ -66,6 +71,22 @@ def seat_showing(browser: WebDriver, *patterns: str) -> int | None:
         if pattern(browser, seat) in patterns:
             return seat
     return None
+
+
+def answer_of(browser: WebDriver, row: str) -> str | None:
+    """The answer shown in the row `row` (a CSS selector) of a control, if any."""
+    found = browser.find_elements(By.CSS_SELECTOR, f"{row} > .answer")
+    return found[0].text if found else None
+
+
+def on_screen(browser: WebDriver, css: str) -> bool:
+    """Whether the element `css` shows within the viewport, as the page is scrolled now."""
+    found = browser.find_elements(By.CSS_SELECTOR, css)
+    if not found or not found[0].is_displayed():
+        return False
+    box = f"document.querySelector('{css}').getBoundingClientRect()"
+    top, bottom, height = js(browser, f"const b = {box}; return [b.top, b.bottom, innerHeight]")  # type: ignore[misc]
+    return bool(top >= 0 and bottom <= height)
 
 
 def shoot(browser: WebDriver, name: str, element: str | None = None) -> None:
@@ -119,7 +140,7 @@ def test_a_wrong_password_changes_nothing_and_the_right_one_opens_the_remote(bro
     field = browser.find_element(By.ID, "password")
     field.send_keys("not-the-password")
     browser.find_element(By.CSS_SELECTOR, "#login button").click()
-    until(browser, lambda b: b.find_element(By.ID, "answer").text == "wrong password", "refused")
+    until(browser, lambda b: answer_of(b, "#login") == "wrong password", "refused")
     assert not browser.find_element(By.ID, "controls").is_displayed()
     assert table.do("setting turn_timer") == before
     field.send_keys(PASSWORD)
@@ -133,7 +154,11 @@ def test_a_setting_changed_on_the_page_reaches_the_table(browser, table):
     deadline = time.monotonic() + WAIT
     while table.do("setting turn_timer") != "9":
         assert time.monotonic() < deadline, "the table never took the page's turn timer"
-    until(browser, lambda b: "Turn timer: 9 s" in b.find_element(By.ID, "answer").text, "told")
+    until(
+        browser,
+        lambda b: answer_of(b, ".setting:has(#set-turn_timer)") == "Turn timer: 9 s",
+        "told",
+    )
 
 
 def test_a_setting_changed_on_the_lcd_reaches_the_page(browser, table):
@@ -242,13 +267,131 @@ def test_a_cross_site_form_post_changes_nothing(browser, table):
     assert "cards=12" not in events  # no dispense of 12 ever happened
 
 
-def test_a_phone_shows_every_seat_without_scrolling_sideways(browser, table):
+@contextlib.contextmanager
+def on_a_phone(browser: WebDriver) -> Iterator[int]:
+    """The browser as a phone's, inside; the viewport's width."""
     width, height = PHONE
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True},
     )
     try:
+        yield width
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_an_answer_shows_beside_its_control_on_a_phone(browser, table):
+    with on_a_phone(browser):
+        browser.get(table.url)
+        until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "remote")
+        last = browser.find_elements(By.CSS_SELECTOR, ".setting select")[-1]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", last)
+        choice = Select(last)
+        other = next(o.text for o in choice.options if o.text != choice.first_selected_option.text)
+        choice.select_by_visible_text(other)
+        row = ".setting:last-child"
+        until(browser, lambda b: (answer_of(b, row) or "").endswith(f": {other}"), "answered")
+        assert on_screen(browser, f"{row} > .answer")  # beside it, where the operator looks
+
+
+def the_sign_in_form_is_where_the_operator_looks(browser: WebDriver) -> bool:
+    return (
+        on_screen(browser, "#login")
+        and js(browser, "return document.activeElement.id") == "password"
+    )
+
+
+def sign_in_again(browser: WebDriver) -> None:
+    browser.find_element(By.ID, "password").send_keys(PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "#login button").click()
+    until(
+        browser,
+        lambda b: (
+            not b.find_element(By.ID, "login").is_displayed()
+            and b.find_element(By.ID, "controls").is_displayed()
+        ),
+        "signed in: the form goes, the remote shows",
+    )
+    until(browser, lambda b: b.find_element(By.ID, "link").text == "live", "live again")
+
+
+def test_a_restart_brings_the_sign_in_form_back_where_the_operator_looks(browser, table):
+    browser.get(table.url)
+    until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "remote")
+    js(browser, "document.getElementById('actions').scrollIntoView()")
+    table.restart()  # every session ends with the daemon
+    until(browser, the_sign_in_form_is_where_the_operator_looks, "the form, without a reload")
+    assert not browser.find_element(By.ID, "controls").is_displayed()
+    sign_in_again(browser)
+
+
+def sign_out_elsewhere(browser: WebDriver, table: RunningTable) -> None:
+    """The page's session ends by a sign-out from another of its tabs."""
+    cookie = next(c for c in browser.get_cookies() if c["name"] == "flashtable_session")
+    request = urllib.request.Request(
+        table.url + "logout",
+        data=b"{}",
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Origin": table.url.rstrip("/"),
+            "Cookie": f"flashtable_session={cookie['value']}",
+        },
+    )
+    with urllib.request.urlopen(request, timeout=WAIT) as answer:
+        assert answer.status == 200
+
+
+def test_signing_out_elsewhere_brings_the_sign_in_form_back(browser, table):
+    js(browser, "document.getElementById('actions').scrollIntoView()")
+    sign_out_elsewhere(browser, table)
+    until(browser, the_sign_in_form_is_where_the_operator_looks, "the form, without a reload")
+    sign_in_again(browser)
+
+
+def test_a_control_used_after_its_session_ended_asks_for_the_password_beside_it(browser, table):
+    js(browser, "source.close()")  # the page hears nothing of the session's end
+    sign_out_elsewhere(browser, table)
+    row = ".setting:has(#set-turn_timer)"
+    js(browser, "document.getElementById('set-turn_timer').scrollIntoView({block: 'center'})")
+    choice = Select(browser.find_element(By.ID, "set-turn_timer"))
+    choice.select_by_visible_text("12 s")
+    until(browser, lambda b: answer_of(b, row) == "sign in first", "refused beside it")
+    until(browser, the_sign_in_form_is_where_the_operator_looks, "the form beside it")
+    beside = "document.getElementById('login').previousElementSibling"
+    assert js(browser, f"return {beside}.contains(document.getElementById('set-turn_timer'))")
+    sign_in_again(browser)
+    assert table.do("setting turn_timer") != "12"
+
+
+def test_too_many_viewers_is_said_on_the_page_and_it_comes_back(browser, table):
+    browser.get("about:blank")
+    held = [open_stream(table) for _ in range(MAX_STREAMS_PER_CLIENT)]
+    try:
+        browser.get(table.url)
+        until(browser, lambda b: "too many viewers" in b.find_element(By.ID, "link").text, "said")
+    finally:
+        for stream in held:
+            stream.close()
+    until(browser, lambda b: b.find_element(By.ID, "link").text == "live", "back when room")
+
+
+def open_stream(table: RunningTable) -> socket.socket:
+    """A live view from this machine's address, as the browser's: open once its first
+    message has come."""
+    stream = socket.create_connection(("127.0.0.1", table.port), timeout=WAIT)
+    stream.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{table.port}\r\n\r\n".encode())
+    seen = b""
+    while b"event: state" not in seen:
+        chunk = stream.recv(65536)
+        assert chunk, "the stream ended"
+        seen += chunk
+    return stream
+
+
+def test_a_phone_shows_every_seat_without_scrolling_sideways(browser, table):
+    with on_a_phone(browser) as width:
         browser.get(table.url)
         until(browser, lambda b: b.find_element(By.ID, "link").text == "live", "live")
         until(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, ".seat")) == 3, "seats")
@@ -257,8 +400,6 @@ def test_a_phone_shows_every_seat_without_scrolling_sideways(browser, table):
             box = seat.rect
             assert box["x"] >= 0 and box["x"] + box["width"] <= width, seat.text
         shoot(browser, "web-phone.png")
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -71,6 +71,8 @@ def test_the_web_section_and_its_defaults():
     assert (web.host, web.port) == ("0.0.0.0", 8080)
     six = parse({"web": {"listen": "[::]:8443", "enabled": False}}).web
     assert six is not None and (six.host, six.port, six.enabled) == ("::", 8443, False)
+    named = parse({"web": {"names": ["uno.lan", "Table-2.local."]}}).web
+    assert named is not None and named.names == ("uno.lan", "Table-2.local.")
 
 
 @pytest.mark.parametrize(
@@ -82,8 +84,178 @@ def test_the_web_section_and_its_defaults():
         ({"enabled": "yes"}, "web.enabled must be true or false"),
         ({"view_needs_password": True}, "needs web.password_file"),
         ({"colour": "red"}, "unknown key"),
+        ({"names": "uno.lan"}, "web.names must be a list in brackets"),
+        ({"names": ["uno lan"]}, "web.names must be host names"),
+        ({"names": [7]}, "web.names must be host names"),
     ],
 )
 def test_a_bad_web_section_is_refused_with_its_key(section, reason):
     with pytest.raises(ConfigError, match=reason):
         parse({"web": section})
+
+
+def web_password(*args: str, input: bytes, timeout: float = 60) -> subprocess.CompletedProcess:
+    """`flashtable web-password ARGS`, its password piped in."""
+    return subprocess.run(
+        [sys.executable, "-m", "controller", "web-password", *args],
+        input=input,
+        capture_output=True,
+        timeout=timeout,
+    )
+
+
+def a_fifo(path):
+    os.mkfifo(path, 0o600)
+
+
+def a_symlink(path):
+    target = path.with_name("target")
+    target.write_text("kept\n")
+    path.symlink_to(target)
+
+
+def a_device(path):
+    try:  # a twin of /dev/null, here: the real one is never put at risk
+        os.mknod(path, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("making a device node needs CAP_MKNOD")
+
+
+def a_directory(path):
+    path.mkdir()
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (a_fifo, "a FIFO"),
+        (a_symlink, "a symbolic link"),
+        (a_device, "a device"),
+        (a_directory, "a directory"),
+    ],
+)
+def test_web_password_writes_only_a_regular_file_or_a_new_name(tmp_path, make, said):
+    path = tmp_path / "web-password"
+    make(path)
+    before = os.lstat(path)
+    done = web_password("--file", str(path), input=PASSWORD.encode() + b"\n")
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        f"flashtable: {path} is {said}, not a regular file; nothing changed\n"
+    )
+    after = os.lstat(path)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    if path.is_symlink():
+        assert path.with_name("target").read_text() == "kept\n"
+
+
+def test_web_password_replaces_a_regular_file_and_writes_a_new_name(tmp_path):
+    old = tmp_path / "old"
+    old.write_text("scrypt$old\n")
+    for path in (old, tmp_path / "new"):
+        done = web_password("--file", str(path), input=PASSWORD.encode() + b"\n")
+        assert done.returncode == 0, done.stderr
+        assert read_hash(path).matches(PASSWORD)
+
+
+@pytest.mark.parametrize(
+    ("piped", "said"),
+    [
+        (b"\xff\xfe not text\n", "the password piped in is not UTF-8 text"),
+        (b"x" * 5000 + b"\n", "a password may have at most 1024 characters"),
+        (b"\xe2\x82\xac" * 1025, "a password may have at most 1024 characters"),
+    ],
+)
+def test_web_password_reads_a_pipe_as_bytes_and_says_what_is_wrong(tmp_path, piped, said):
+    path = tmp_path / "web-password"
+    done = web_password("--file", str(path), input=piped)
+    assert done.returncode == 1
+    assert done.stderr.decode() == f"flashtable: {said}; nothing changed\n"
+    assert not path.exists()
+
+
+def test_web_password_reads_no_more_of_an_endless_pipe_than_a_password_takes(tmp_path):
+    path = tmp_path / "web-password"
+    with open("/dev/zero", "rb") as endless:
+        done = subprocess.run(
+            [sys.executable, "-m", "controller", "web-password", "--file", str(path)],
+            stdin=endless,
+            capture_output=True,
+            timeout=120,
+        )
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "flashtable: a password may have at most 1024 characters; nothing changed\n"
+    )
+    assert not path.exists()
+
+
+def test_a_password_of_the_longest_length_in_any_script_is_taken(tmp_path):
+    path = tmp_path / "web-password"
+    done = web_password("--file", str(path), input="€".encode() * 1024 + b"\r\n")
+    assert done.returncode == 0, done.stderr
+    assert read_hash(path).matches("€" * 1024)
+
+
+def hash_line(n: int, r: int, p: int) -> str:
+    """A hash line with these costs (its digest of no password)."""
+    return f"scrypt${n}${r}${p}${'A' * 24}${'A' * 43}=\n"
+
+
+@pytest.mark.parametrize(
+    ("costs", "reason"),
+    [
+        ((2**16, 8, 1), "needs more than the 64 MiB a sign-in may take"),
+        ((2**14, 32, 16), "needs more than the 64 MiB a sign-in may take"),
+        ((2**13, 32, 8), "costs more than 8 times the default a sign-in may take"),
+    ],
+)
+def test_a_hash_that_sign_in_cannot_afford_is_refused_when_read(tmp_path, costs, reason):
+    path = tmp_path / "pw"
+    path.write_text(hash_line(*costs))
+    os.chmod(path, 0o600)
+    with pytest.raises(ConfigError, match=reason):
+        read_hash(path)
+
+
+def test_a_hash_at_the_most_sign_in_affords_is_read_and_checked(tmp_path):
+    path = tmp_path / "pw"
+    path.write_text(hash_line(2**15, 8, 1))  # 32 MiB, 2 times the work of the default
+    os.chmod(path, 0o600)
+    assert not read_hash(path).matches(PASSWORD)  # checked, and simply wrong
+
+
+def check_config(config) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "controller", "check-config", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (hash_line(2**16, 8, 1), "scrypt N=65536 r=8 p=1 needs more than the 64 MiB"),
+        ("not a hash\n", "not a scrypt hash line"),
+        (None, "not a regular file (a FIFO)"),
+    ],
+)
+def test_check_config_reads_the_web_password_file(tmp_path, content, reason):
+    path = tmp_path / "web-password"
+    if content is None:
+        os.mkfifo(path, 0o600)
+    else:
+        path.write_text(content)
+        os.chmod(path, 0o600)
+    config = tmp_path / "flashtable.toml"
+    config.write_text(f'[web]\npassword_file = "{path}"\n')
+    done = check_config(config)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"flashtable: {config}: web.password_file {path}: {reason}")
+    write_hash(path.with_name("good"), PASSWORD)
+    config.write_text(f'[web]\npassword_file = "{path.with_name("good")}"\n')
+    done = check_config(config)
+    assert done.returncode == 0, done.stderr
+    assert "web remote: a password hash (scrypt N=16384 r=8 p=1, 16 MiB a sign-in)" in done.stdout

@@ -16,9 +16,10 @@ from yarl import URL
 
 from controller.mqtt.topics import event_payload, settings_payload, state_snapshot
 from controller.simulation.table import SimTable
+from controller.web import connections as connections_module
 from controller.web import feed as feed_module
-from controller.web import server as server_module
-from controller.web.server import FAIL_DELAY
+from controller.web.sessions import LIFETIME
+from controller.web.sign_in import FAIL_DELAY
 
 from .conftest import PASSWORD, web_config
 from .sse import EventReader
@@ -48,9 +49,11 @@ class Page:
         status, _ = await self.post("/login", {"password": password})
         return status
 
-    def stream(self, since: int | None = None) -> aiohttp.client._RequestContextManager:
+    def stream(
+        self, since: str | None = None, **headers: str
+    ) -> aiohttp.client._RequestContextManager:
         query = "" if since is None else f"?since={since}"
-        return self.session.get(f"{self.origin}/events{query}")
+        return self.session.get(f"{self.origin}/events{query}", headers=headers)
 
 
 @contextlib.asynccontextmanager
@@ -79,7 +82,7 @@ async def test_the_stream_carries_the_mqtt_bridges_state_settings_and_events(tmp
         await table.tap("seat1")
         claimed = await reader.until(lambda m: m.kind == "game")
         [event] = table.events_of("seat_claimed")
-        assert claimed.data == event_payload(event) and claimed.id == event.seq
+        assert claimed.data == event_payload(event) and claimed.seq == event.seq
         # What the table shows and its state after the step, in whichever order they come.
         await reader.until(lambda m: bool(reader.of("board")[1:] and reader.of("state")[1:]))
         assert reader.of("board")[1].data["lights"][0] == {
@@ -96,16 +99,22 @@ async def test_a_page_that_comes_back_resumes_after_the_last_event_it_saw(tmp_pa
         for seat in ("seat1", "seat2", "seat3"):
             await table.tap(seat)
         seqs = [e.seq for e in table.events]
-        async with page.stream(since=seqs[0]) as response:
+        async with page.stream() as response:
             reader = EventReader(response)
-            await reader.until(lambda m: m.kind == "game" and m.id == seqs[-1])
-        assert [m.id for m in reader.of("game")] == seqs[1:]
+            await reader.until(lambda m: m.kind == "game" and m.seq == seqs[-1])
+        first = reader.of("game")[0].id
+        assert first is not None
+        async with page.stream(since=first) as response:
+            reader = EventReader(response)
+            await reader.until(lambda m: m.kind == "game" and m.seq == seqs[-1])
+        assert [m.seq for m in reader.of("game")] == seqs[1:]
         assert reader.of("reset") == []
-        # Too far back to fill the gap (or from before a restart): the page starts over.
-        async with page.stream(since=seqs[-1] + 5) as response:
+        # Too far ahead to be this run's: the page starts over.
+        boot = first.partition("-")[0]
+        async with page.stream(since=f"{boot}-{seqs[-1] + 5}") as response:
             reader = EventReader(response)
-            await reader.until(lambda m: m.kind == "game" and m.id == seqs[-1])
-        assert len(reader.of("reset")) == 1 and [m.id for m in reader.of("game")] == seqs
+            await reader.until(lambda m: m.kind == "game" and m.seq == seqs[-1])
+        assert len(reader.of("reset")) == 1 and [m.seq for m in reader.of("game")] == seqs
 
 
 async def test_a_signed_in_page_changes_a_setting_and_deals_twelve_cards(tmp_path):
@@ -163,6 +172,66 @@ async def test_a_command_the_table_cannot_carry_out_now_says_why(tmp_path):
         status, answer = await page.post("/command", {"action": "dispense", "cards": 13})
         assert status == 400 and "1 to 12" in answer["error"]
         assert table.events_of("dispense") == []
+
+
+async def test_a_dispense_the_launchers_limit_cuts_says_so(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        for _ in range(10):  # 100 owed: nothing is dealt while no time passes
+            assert await page.post("/command", {"action": "dispense", "cards": 10}) == (
+                200,
+                {"done": "dispense"},
+            )
+        assert await page.post("/command", {"action": "dispense", "cards": 10}) == (
+            200,
+            {
+                "done": "dispense",
+                "said": "dispense: 8 of 10 cards dealt; the launcher owes 108 at most (a whole "
+                "deck)",
+                "whole": False,
+            },
+        )
+        assert await page.post("/command", {"action": "dispense", "cards": 1}) == (
+            409,
+            {
+                "error": "dispense: none dealt; the launcher owes 108 cards already, the most it "
+                "owes (a whole deck)"
+            },
+        )
+        assert table.daemon.table.launcher.owed == 108
+
+
+async def test_a_bound_set_past_the_other_is_refused_naming_both_and_nothing_moves(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        assert await page.post("/settings", {"custom_min": 10}) == (
+            409,
+            {"error": "custom_min (10) cannot be above custom_max (8)"},
+        )
+        settings = table.daemon.table.settings
+        assert (settings.custom_min, settings.custom_max) == (1, 8)
+        status, answer = await page.post("/settings", {"custom_min": 10, "custom_max": 10})
+        assert status == 200 and (
+            answer["settings"]["custom_min"],
+            answer["settings"]["custom_max"],
+        ) == (10, 10)
+
+
+async def test_a_command_a_table_has_done_already_says_so_and_changes_nothing(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        for seat in ("seat1", "seat2"):
+            await table.tap(seat)
+        assert await page.post("/command", {"action": "start"}) == (200, {"done": "start"})
+        assert await page.post("/command", {"action": "resume"}) == (
+            200,
+            {
+                "done": "resume",
+                "said": "resume: the table is running already (phase turn)",
+                "whole": True,
+            },
+        )
+        assert table.daemon.table.phase.value == "turn"
 
 
 async def test_without_the_password_nothing_changes_and_a_wrong_one_is_slowed(tmp_path, caplog):
@@ -230,13 +299,13 @@ async def test_the_view_can_ask_for_the_password_too(tmp_path):
 
 
 async def test_open_streams_are_capped(tmp_path, monkeypatch):
-    monkeypatch.setattr(server_module, "MAX_STREAMS", 2)
+    monkeypatch.setattr(connections_module, "MAX_STREAMS", 2)
     async with serving(tmp_path) as (_table, page), page.stream() as one, page.stream() as two:
         for response in (one, two):
             await EventReader(response).until(lambda m: m.kind == "state")
         async with page.stream() as three:
-            assert three.status == 503
-            assert "try again later" in (await three.json())["error"]
+            refused = await EventReader(three).until(lambda m: m.kind == "refused")
+            assert refused.data == {"error": "too many viewers"}
 
 
 async def test_a_stream_that_falls_behind_is_dropped_and_the_table_plays_on(tmp_path, monkeypatch):
@@ -279,3 +348,98 @@ async def test_a_page_that_goes_away_gives_its_stream_back_at_once(tmp_path):
         async with asyncio.timeout(10):  # no keep-alive nor table change needed to notice
             while len(web.feed):
                 await asyncio.sleep(0.01)
+
+
+async def test_a_page_that_comes_back_after_a_restart_is_reset_whatever_it_saw(tmp_path):
+    async with serving(tmp_path) as (table, page), page.stream() as response:
+        for seat in ("seat1", "seat2", "seat3", "seat1", "seat2", "seat3"):
+            await table.tap(seat)
+        reader = EventReader(response)
+        last = await reader.until(lambda m: m.kind == "game" and m.seq == 6)
+    async with serving(tmp_path) as (table, page):  # the table restarted
+        for _ in range(4):
+            for seat in ("seat1", "seat2", "seat3"):
+                await table.tap(seat)
+        assert table.events[-1].seq == 12
+        async with page.stream(**{"Last-Event-ID": str(last.id)}) as response:
+            reader = EventReader(response)
+            await reader.until(lambda m: m.kind == "game" and m.seq == table.events[-1].seq)
+        assert len(reader.of("reset")) == 1
+        assert [m.seq for m in reader.of("game")] == [e.seq for e in table.events]
+
+
+async def sign_out(table: SimTable, page: Page) -> None:
+    assert (await page.post("/logout", {}))[0] == 200
+
+
+async def expire(table: SimTable, page: Page) -> None:
+    await table.advance(LIFETIME)
+
+
+@pytest.mark.parametrize("end", [sign_out, expire])
+async def test_a_sessions_end_ends_its_streams_where_the_view_needs_the_password(tmp_path, end):
+    async with serving(tmp_path, view_needs_password=True) as (table, page):
+        await page.sign_in()
+        async with page.stream() as response:
+            reader = EventReader(response)
+            await reader.until(lambda m: m.kind == "state")
+            await end(table, page)
+            await reader.until(lambda m: m.kind == "signed_out")
+            with pytest.raises(ConnectionError, match="the stream ended"):
+                await reader.until(lambda m: False)
+        async with page.stream() as response:
+            assert response.status == 401
+        assert (await page.post("/settings", {"turn_timer": 9}))[0] == 401
+
+
+async def test_a_signed_out_page_with_an_open_view_is_told_and_keeps_watching(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        async with page.stream() as response:
+            reader = EventReader(response)
+            await reader.until(lambda m: m.kind == "state")
+            await page.post("/logout", {})
+            await reader.until(lambda m: m.kind == "signed_out")
+            await table.tap("seat1")
+            await reader.until(lambda m: m.kind == "game")
+
+
+@pytest.mark.parametrize("path", ["/", "/remote", "/events"])
+async def test_a_request_for_another_name_is_refused(tmp_path, path):
+    async with serving(tmp_path) as (_table, page):
+        port = page.origin.rpartition(":")[2]
+        async with page.session.get(
+            page.origin + path, headers={"Host": f"evil.example:{port}"}
+        ) as response:
+            assert response.status == 421
+
+
+async def test_a_rebound_name_with_its_own_origin_changes_nothing(tmp_path):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        port = page.origin.rpartition(":")[2]
+        evil = f"evil.example:{port}"
+        status, answer = await page.post(
+            "/settings", {"turn_timer": 9}, Host=evil, Origin=f"http://{evil}"
+        )
+        assert status == 421 and answer == {"error": "this table has no such name"}
+        assert table.daemon.table.settings.turn_timer != 9
+
+
+async def test_the_names_the_table_answers_to_are_its_addresses_and_the_configs(tmp_path):
+    async with serving(tmp_path, names=("uno.lan",)) as (_table, page):
+        port = page.origin.rpartition(":")[2]
+        for host in (f"uno.lan:{port}", f"UNO.lan.:{port}", f"localhost:{port}", "[::1]:80"):
+            async with page.session.get(page.origin + "/", headers={"Host": host}) as response:
+                assert response.status == 200, host
+
+
+async def test_a_request_without_a_host_is_answered(tmp_path):
+    async with serving(tmp_path) as (_table, page):
+        port = int(page.origin.rpartition(":")[2])
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET / HTTP/1.0\r\n\r\n")  # no Host: no browser's, no name rebound
+        async with asyncio.timeout(30):
+            status = await reader.readline()
+        writer.close()
+        assert b" 200 " in status
