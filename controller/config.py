@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from hardware.device_errors import PinMapError
 from hardware.display import INTERFACES as LCD_INTERFACES
-from hardware.factory import FACTORIES
+from hardware.factory import FACTORIES, NAMES
 from hardware.pinmap import (
     DEFAULT_PINS,
     LAUNCHER_TABLE_PINS,
@@ -308,7 +308,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
         raise ConfigError(f"table.id {shown(table_id)} must be 1-32 letters, digits, '-' or '_'")
     seats = get("table", "seats", Config.seats)
     factory = get("gpio", "factory", None)
-    if factory is not None and factory not in FACTORIES:
+    if factory is not None and factory not in NAMES:
         raise ConfigError(
             f"gpio.factory must be one of {', '.join(FACTORIES)}, not {shown(factory)}"
         )

@@ -106,7 +106,7 @@ def build_daemon(
 
     from hardware.clock import LoopClock
     from hardware.device_errors import DisplayUnavailable, PinFactoryUnavailable
-    from hardware.factory import factory_name, make_factory
+    from hardware.factory import factory_name, former_note, make_factory
     from hardware.lcd import open_display
     from hardware.lcd.writer import DisplayWriter
     from hardware.sim.hd44780 import simulated_display
@@ -120,6 +120,8 @@ def build_daemon(
     clock = LoopClock(asyncio.get_running_loop())
     try:
         name = "mock" if simulated else factory_name(config.pin_factory)
+        if not simulated and (note := former_note(config.pin_factory)):
+            log.warning("%s", note)
         if name == "mock":
             pin_factory = SimFactory(clock)
         else:

@@ -288,6 +288,17 @@ def without_gpiod(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "gpiod", None)
 
 
+def test_run_on_a_former_pin_factory_logs_that_it_plays_on_the_chip(caplog, monkeypatch, tmp_path):
+    without_gpiod(monkeypatch)
+    config = Config(pin_factory="lgpio")
+    assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
+    notes = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert notes == [
+        "pin factory 'lgpio' is now the table's own gpiod pins, on the same GPIO chip:"
+        ' write factory = "gpiod" in [gpio], or leave it out'
+    ]
+
+
 def test_run_without_the_pins_backend_says_that_sim_runs_here(capsys, monkeypatch, tmp_path):
     without_gpiod(monkeypatch)
     # Its own exit status, which the unit's RestartPreventExitStatus= names: no restarts.

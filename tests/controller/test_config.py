@@ -61,7 +61,7 @@ def test_a_chip_is_named_by_its_number_path_or_label(tmp_path, chip):
         ("[table]\nid = 'a/b'", "table.id 'a/b'"),
         ("[tabel]\nseats = 4", "unknown section [tabel]"),
         ("[gpio]\nfactory = 'pigpio'", "gpio.factory must be one of"),
-        ("[gpio]\nfactory = 'lgpio'", "gpio.factory must be one of gpiod, mock, not 'lgpio'"),
+        ("[gpio]\nfactory = 'RPi.GPIO'", "gpio.factory must be one of gpiod, mock, not 'RPi"),
         ("[gpio]\nchip = 256", "gpio.chip must be 0 to 255"),
         ("[gpio]\nchip = 'pinctrl rp1; rm'", "gpio.chip 'pinctrl rp1; rm' must be a chip's"),
         ("[gpio]\nchip = true", "gpio.chip must be a number or text in quotes, not true"),
@@ -121,6 +121,17 @@ def test_check_config_accepts_a_good_file_and_prints_the_map(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "ok" in out
     assert "seat4.light" in out and "seat5.button" not in out
+
+
+@pytest.mark.parametrize("former", ["lgpio", "rpigpio"])
+def test_a_config_naming_a_former_pin_factory_is_good_and_check_config_says_what_runs(
+    tmp_path, capsys, former
+):
+    path = write(tmp_path, f'[gpio]\nfactory = "{former}"\n')
+    assert load(path).pin_factory == former
+    assert main(["check-config", "--config", str(path)]) == 0
+    note = f"  note: pin factory '{former}' is now the table's own gpiod pins, on the same GPIO"
+    assert note in capsys.readouterr().out
 
 
 def test_check_config_of_a_missing_file_fails(tmp_path, capsys):
