@@ -1,5 +1,6 @@
 """What the remote offers: every setting the menu offers on this table, with the settings
-model's own values, their text as the LCD shows it, and its label; the commands."""
+model's own values, their text as the LCD shows it, its label and the line that says what
+each value does; the commands."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ LAUNCHER_KEYS = (
     "custom_chance",
     "custom_min",
     "custom_max",
+    "hit_ends_turn",
     "burst_cap",
     "jam_time",
 )
@@ -32,14 +34,20 @@ def offered(table: Table) -> list[str]:
 
 
 def remote_model(table: Table) -> dict[str, object]:
-    """The remote's form: each setting with its label and its allowed values in menu order."""
+    """The remote's form: each setting with its label, what it does, and its allowed values
+    in menu order, each with what it does."""
     return {
         "settings": [
             {
                 "key": key,
                 "label": BY_KEY[key].label,
+                "about": BY_KEY[key].about,
                 "options": [
-                    {"value": value, "text": BY_KEY[key].text(value)}
+                    {
+                        "value": value,
+                        "text": BY_KEY[key].text(value),
+                        "about": BY_KEY[key].explain(value),
+                    }
                     for value in BY_KEY[key].options
                 ],
             }

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import hardware.display
 from controller.game import profiles, text
 from controller.settings import BY_KEY, SETTINGS
@@ -41,3 +43,31 @@ def test_the_settings_table_in_the_docs_is_the_settings_model():
         assert label == (spec.label if spec not in handicaps else "Seat N handicap"), spec.key
         assert default == str(spec.default), spec.key
     assert set(documented) <= set(BY_KEY)
+
+
+@pytest.mark.parametrize("has_launcher", [True, False])
+def test_the_remote_offers_the_settings_the_lcd_menu_offers(has_launcher):
+    from controller.game import new_table
+    from controller.menu.tree import Context, top
+    from controller.settings import Settings
+    from controller.web.remote import offered
+
+    table = new_table(Settings(), 6, has_launcher=has_launcher)
+    context = Context(
+        settings=table.settings,
+        phase="seating",
+        stations=table.stations,
+        has_launcher=has_launcher,
+        seated=0,
+    )
+
+    def keys(entries) -> set[str]:
+        found = set()
+        for entry in entries:
+            if entry.kind == "setting":
+                found.add(entry.key)
+            if entry.children is not None:
+                found |= keys(entry.children(context))
+        return found
+
+    assert set(offered(table)) == keys(top(context))

@@ -19,6 +19,7 @@ from controller.tui.script import input_names, parse
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "full-round.txt"
 PLACES_EXAMPLE = ROOT / "docs" / "examples" / "places-round.txt"
+FAMILY_EXAMPLE = ROOT / "docs" / "examples" / "family-evening.txt"
 EVENT_LINE = re.compile(r"^ {0,3}\d+ +\d+\.\d{3} [a-z_]+( .*)?$")
 
 
@@ -68,6 +69,25 @@ def test_example_script_plays_a_full_round(capsys, monkeypatch):
     seconds = [float(line.split()[1]) for line in events]
     assert seconds == sorted(seconds) and seconds[-1] > 50
     assert any(line.startswith("#") and "lcd |" in line for line in lines)
+
+
+def test_a_family_evening_gives_no_penalty_the_players_did_not_see_coming(capsys):
+    status, lines, err = run(FAMILY_EXAMPLE, capsys)
+    assert (status, err) == (0, "")
+    events = [line.split(None, 3) for line in lines if not line.startswith("#")]
+    kinds = [event[2] for event in events]
+    for kind in ("hit", "slap_result", "paused", "resumed", "timeout", "place_taken"):
+        assert kind in kinds
+    # Every penalty the table gave is one the script expected, where the players saw it come.
+    script = FAMILY_EXAMPLE.read_text(encoding="utf-8")
+    expected = re.findall(r"^expect event (timeout|slap_result) ", script, re.M)
+    given = [e[3].split()[-1] for e in events if e[2] == "penalty"]
+    assert len(given) == len(expected) == 2 and given == ["reason=slap", "reason=timeout"]
+    # No turn ran out while its cards flew or the menu showed: the only timeout's turn saw
+    # neither a hit nor a pause.
+    timed_out = kinds.index("timeout")
+    turn_began = max(i for i, kind in enumerate(kinds[:timed_out]) if kind == "turn_started")
+    assert not {"hit", "paused"} & set(kinds[turn_began:timed_out])
 
 
 def test_example_script_plays_a_round_for_places(capsys):

@@ -288,8 +288,16 @@ function buildControls(remote) {
       item.textContent = option.text;
       select.append(item);
     }
-    select.addEventListener("change", () => change(setting, select, row));
-    row.append(label, select);
+    // What the chosen value does, as the LCD menu says it while a value is chosen.
+    const about = document.createElement("p");
+    about.className = "about";
+    about.id = `about-${setting.key}`;
+    select.setAttribute("aria-describedby", about.id);
+    select.addEventListener("change", () => {
+      explain(setting, select);
+      change(setting, select, row);
+    });
+    row.append(label, select, about);
     box.append(row);
   }
   const dispense = $("dispense");
@@ -305,6 +313,11 @@ function buildControls(remote) {
   showSettings(settings);
 }
 
+function explain(setting, select) {
+  const option = setting.options.find((o) => JSON.stringify(o.value) === select.value);
+  text($(`about-${setting.key}`), option ? option.about : setting.about);
+}
+
 async function change(setting, select, row) {
   const chosen = `${setting.label}: ${select.selectedOptions[0].textContent}`;
   await ask(row, "/settings", { [setting.key]: JSON.parse(select.value) }, chosen)
@@ -315,7 +328,10 @@ function showSettings(values) {
   settings = values;
   for (const [key, value] of Object.entries(values)) {
     const select = $(`set-${key}`);
-    if (select) select.value = JSON.stringify(value);
+    if (!select) continue;
+    select.value = JSON.stringify(value);
+    const setting = settingsModel?.settings?.find((s) => s.key === key);
+    if (setting) explain(setting, select);
   }
 }
 

@@ -7,7 +7,7 @@ import pytest
 from controller.game import Phase
 from controller.game.codec import encode
 from controller.game.events import CardOut, LauncherStopped
-from controller.game.launch import CHIME_TIME
+from controller.game.launch import CHIME_TIME, CHIMING
 
 from .driver import Game
 
@@ -128,3 +128,12 @@ def test_a_restart_while_the_cards_fly_resumes_the_turn_still_waiting_for_them()
     landed = restarted.now
     restarted.run_until(landed + 2.9)  # the time left, as the snapshot kept it
     assert [t["seat"] for t in restarted.announced("timeout")] == [seat]
+
+
+def test_the_first_line_says_the_launcher_is_on_it_while_the_chime_sounds():
+    game = table_game(**FOUR)
+    game.start(1, 2)
+    game.tap("launcher")
+    assert game.lines[0] == CHIMING
+    game.wait(CHIME_TIME)
+    assert game.lines[0] == "Launcher: 4!"

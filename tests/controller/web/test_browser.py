@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import http.server
+import json
 import os
 import socket
 import threading
@@ -24,6 +25,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from controller.settings import BY_KEY, MEANINGS
 from controller.web.connections import MAX_STREAMS_PER_CLIENT
 
 from .browser import PHONE, chromium
@@ -159,6 +161,21 @@ def test_a_setting_changed_on_the_page_reaches_the_table(browser, table):
         lambda b: answer_of(b, ".setting:has(#set-turn_timer)") == "Turn timer: 9 s",
         "told",
     )
+
+
+def test_every_setting_on_the_remote_says_what_its_value_does(browser, table):
+    rows = browser.find_elements(By.CSS_SELECTOR, "#settings .setting")
+    assert rows
+    for row in rows:
+        key = row.find_element(By.TAG_NAME, "select").get_attribute("name")
+        value = json.loads(row.find_element(By.TAG_NAME, "select").get_attribute("value"))
+        assert row.find_element(By.CSS_SELECTOR, ".about").text == BY_KEY[key].explain(value)
+    Select(browser.find_element(By.ID, "set-volume")).select_by_visible_text("low")
+    about = browser.find_element(By.ID, "about-volume")
+    until(browser, lambda b: about.text == MEANINGS["volume"]["low"], "what low does")
+    deadline = time.monotonic() + WAIT
+    while table.do("setting volume") != "low":
+        assert time.monotonic() < deadline, "the table never took the page's volume"
 
 
 def test_a_setting_changed_on_the_lcd_reaches_the_page(browser, table):
