@@ -31,42 +31,49 @@ class SoftPWM:
 
     def __init__(self) -> None:
         self._waves: dict[object, _Wave] = {}
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self.wakes = 0  # times the thread woke, for benchmarks and tests
 
     @property
     def running(self) -> bool:
         return self._thread is not None
 
     def set(self, key: object, write: Write, frequency: float, duty: float) -> None:
-        """Play `duty` at `frequency` on `key`'s pin; at 0 or 1 it is one write and no wave."""
-        with self._changed:
+        """Play `duty` at `frequency` on `key`'s pin; at 0 or 1 it is one write and no wave.
+        A new duty takes effect at the wave's next edge, within one period."""
+        with self._lock:
             if 0.0 < duty < 1.0:
                 period = round(1e9 / frequency)
                 wave = self._waves.get(key)
                 if wave is None:
-                    wave = _Wave(write, period, 0, time.monotonic_ns())
+                    # Cycles start on a grid of the period: waves of one frequency rise
+                    # together, in one wakeup.
+                    wave = _Wave(write, period, 0, time.monotonic_ns() // period * period)
                     self._waves[key] = wave
                 wave.period_ns, wave.high_ns = period, round(period * duty)
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._run, name="soft-pwm", daemon=True)
                     self._thread.start()
-                self._changed.notify()
                 return
-            # Steady: the wave stops before the level is written, under the same lock that
-            # the thread writes under, so no late edge of the wave follows it.
+            # Steady: the wave stops before the level is written, under the lock that the
+            # thread writes under, so no late edge of the wave follows it.
             self._waves.pop(key, None)
             write(duty >= 1.0)
-            self._changed.notify()
 
     def stop(self, key: object) -> None:
-        with self._changed:
+        with self._lock:
             self._waves.pop(key, None)
-            self._changed.notify()
 
     def _run(self) -> None:
-        with self._changed:
-            while self._waves:
+        """Each wakeup writes the edges that are due, then sleeps until the next one. A
+        plain sleep: nothing wakes the thread between edges, not even a change of duty."""
+        while True:
+            with self._lock:
+                if not self._waves:
+                    self._thread = None
+                    return
+                self.wakes += 1
                 now = time.monotonic_ns()
                 soonest = now + 1_000_000_000
                 for wave in self._waves.values():
@@ -80,5 +87,4 @@ class SoftPWM:
                         wave.high = high
                     edge = wave.start_ns + (wave.high_ns if high else wave.period_ns)
                     soonest = min(soonest, edge)
-                self._changed.wait(max(0, soonest - time.monotonic_ns()) / 1e9)
-            self._thread = None
+            time.sleep(max(0, soonest - time.monotonic_ns()) / 1e9)

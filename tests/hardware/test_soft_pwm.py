@@ -63,3 +63,38 @@ def test_the_thread_serves_every_wave_and_ends_with_the_last():
     pwm.set("b", second, 700, 1.0)
     wait_stopped(pwm)
     assert second.writes[-1] is True
+
+
+def test_waves_of_one_frequency_and_duty_change_together_in_one_wakeup():
+    """Five dim lights, set a few milliseconds apart: their cycles start on one grid, so each
+    wakeup of the thread writes all five edges or none, not one wakeup for each light."""
+    pwm = SoftPWM()
+    writes: list[tuple[int, str, bool]] = []
+    enough = threading.Event()
+
+    def line(name: str):
+        def write(level: bool) -> None:
+            writes.append((pwm.wakes, name, level))
+            if len(writes) >= 200:
+                enough.set()
+
+        return write
+
+    lights = [f"seat{n}" for n in range(1, 6)]
+    for name in lights:
+        pwm.set(name, line(name), 100, 0.15)
+        time.sleep(0.003)
+    all_set = pwm.wakes + 1  # the wakeups from the next on find every light's wave
+    assert enough.wait(60)
+    for name in lights:
+        pwm.stop(name)
+    wait_stopped(pwm)
+    by_wake: dict[int, list[tuple[str, bool]]] = {}
+    seen = writes[:200]
+    for wake, name, level in seen:
+        if all_set < wake < seen[-1][0]:  # the wakeups seen whole
+            by_wake.setdefault(wake, []).append((name, level))
+    assert len(by_wake) > 10
+    for wake, edges in by_wake.items():
+        assert sorted(name for name, _ in edges) == lights, (wake, edges)
+        assert len({level for _, level in edges}) == 1, (wake, edges)
