@@ -8,13 +8,19 @@ three files are taken from `linux-source-6.1` (`drivers/gpio/gpio-sim.c`,
 `drivers/gpio/gpiolib.h`, `kernel/irq/irq_sim.c`), and one module is made of them: the IRQ
 simulator bundled in, its exports dropped, and the one call it makes to a symbol the kernel
 no longer exports (`irq_to_desc`) replaced by the exported one that does the same
-(`generic_handle_irq`). The module is cached by the kernel's version in
-~/.cache/flashtable/gpio-sim/VERSION/, so an image made again for the same kernel builds
-nothing; the image keeps it in /lib/modules/VERSION/extra/.
+(`generic_handle_irq`). One change makes the chip behave as a Pi's where the tests need it:
+a line that its process releases keeps the level it was driven to (gpio-sim lets it fall
+back to its simulated pull), so a daemon killed with the motor running leaves the motor's
+line high until `outputs-off` drives it low, as on a Pi. The module is cached by the
+kernel's version and these changes in ~/.cache/flashtable/gpio-sim/VERSION-HASH/, so an
+image made again for the same kernel builds nothing; the image keeps it in
+/lib/modules/VERSION/extra/.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import re
 import shutil
 import subprocess
@@ -28,7 +34,10 @@ KBUILD = "obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-core.o irq-sim.o\nccflags-
 
 
 def cache_dir(root: Path, kernel: str) -> Path:
-    return root.parent / "gpio-sim" / kernel
+    """The module's cache: by the kernel's version and what the build does to the source."""
+    recipe = KBUILD + "".join(SOURCES) + inspect.getsource(bundled_irq_sim)
+    recipe += inspect.getsource(level_kept_on_release)
+    return root.parent / "gpio-sim" / f"{kernel}-{hashlib.sha256(recipe.encode()).hexdigest()[:12]}"
 
 
 def bundled_irq_sim(text: str) -> str:
@@ -40,6 +49,18 @@ def bundled_irq_sim(text: str) -> str:
     if old not in text:
         raise RuntimeError("irq_sim.c has changed: its interrupt hand-over is not there")
     return text.replace(old, "generic_handle_irq(irqnum)")
+
+
+def level_kept_on_release(text: str) -> str:
+    """gpio-sim.c with a released line keeping its value: its free callback does nothing."""
+    free = re.compile(
+        r"(static void gpio_sim_free\(struct gpio_chip \*gc, unsigned int offset\)\n\{\n)"
+        r".*?(\n\}\n)",
+        re.S,
+    )
+    if not free.search(text):
+        raise RuntimeError("gpio-sim.c has changed: its line release is not there")
+    return free.sub(r"\1\t/* The line keeps the level it was driven to, as a Pi's does. */\2", text)
 
 
 def chroot(tree: Path, script: str) -> None:
@@ -91,6 +112,8 @@ def build_module(tree: Path, kernel: str, mirror: str, suite: str, work: Path) -
                 }.get(Path(name).name, Path(name).name)
                 if target == "irq-sim.c":
                     data = bundled_irq_sim(data)
+                elif target == "gpio-sim-core.c":
+                    data = level_kept_on_release(data)
                 (module / target).write_text(data)
         (module / "Makefile").write_text(KBUILD)
         chroot(builder, f"make -s -C /usr/src/linux-headers-{kernel} M=/root/module modules")
