@@ -9,6 +9,9 @@ It runs in the guest, on its Python with the standard library alone; the tests c
     guest_pins.py sample CHIP LINE N      the share of N reads, 1 ms apart, that found it high
     guest_pins.py launcher SPEC           a model of the launcher, until its stop file
     guest_pins.py respond CHIP IN OUT N   press IN N times, the time until OUT follows
+    guest_pins.py kill-high PID CHIP LINE COUNT N
+                                          SIGKILL to PID while its output LINE is high,
+                                          once the launcher's model has put out N cards
 
 A line's pull: "pull-down" is a switch closed to ground (a pressed button, a clear beam that
 pulls the line low), "pull-up" the line left to its pull-up (released, a card in the beam).
@@ -16,6 +19,7 @@ pulls the line low), "pull-up" the line left to its pull-up (released, a card in
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -35,9 +39,13 @@ class Lines:
         self._pull: dict[int, int] = {}
         self._value: dict[int, int] = {}
 
+    def open_pulls(self, lines: set[int]) -> None:
+        for line in lines - self._pull.keys():
+            self._pull[line] = os.open(line_dir(self.chip, line) / "pull", os.O_WRONLY)
+
     def pull(self, line: int, level: str) -> int:
         if line not in self._pull:
-            self._pull[line] = os.open(line_dir(self.chip, line) / "pull", os.O_WRONLY)
+            self.open_pulls({line})
         os.write(self._pull[line], level.encode())
         return time.monotonic_ns()
 
@@ -45,6 +53,52 @@ class Lines:
         if line not in self._value:
             self._value[line] = os.open(line_dir(self.chip, line) / "value", os.O_RDONLY)
         return int(os.pread(self._value[line], 4, 0))
+
+
+# The CPU the test side and the kernel's interrupt threads share (see `Beside`).
+CPU = 0
+
+
+class Beside:
+    """This process, and the interrupt threads that turn the chip's edges into the table's
+    events, on one CPU. The tool runs at the lowest real-time priority, below those threads
+    (priority 50): a write of a line's pull raises its interrupt on this CPU, and the
+    thread runs before the write returns to the tool, so the kernel has made the edge's
+    event before the tool makes the next edge.
+
+    gpio-sim needs this where a Pi's controller does not: its interrupt simulator keeps no
+    edge pending. An edge that comes while the line's last one is still waiting for its
+    thread (on another CPU, which a loaded host may stall for tens of milliseconds) is
+    folded into it, stamped with the later time and the level read then: a press and its
+    release can become one edge, or none. A Pi's controller latches each edge, and its
+    interrupt thread runs within microseconds.
+
+    An interrupt thread sets its own CPUs the first time it runs (to its interrupt's), so
+    `keep` puts back, after each edge, any thread that has left the CPU."""
+
+    def __init__(self) -> None:
+        os.sched_setaffinity(0, {CPU})
+        self.threads: list[int] = []
+        self.find()
+
+    def find(self) -> None:
+        """The interrupt threads there are now (a table started anew has new ones)."""
+        self.threads = []
+        for task in Path("/proc").glob("[0-9]*"):
+            try:
+                if (task / "comm").read_text().startswith("irq/"):
+                    self.threads.append(int(task.name))
+            except OSError:
+                continue  # gone
+        self.keep()
+
+    def keep(self) -> None:
+        for thread in self.threads:
+            try:
+                if os.sched_getaffinity(thread) != {CPU}:
+                    os.sched_setaffinity(thread, {CPU})
+            except OSError:
+                continue  # gone, or a thread bound to its CPU
 
 
 def wait_until(deadline_ns: int) -> None:
@@ -56,19 +110,59 @@ def wait_until(deadline_ns: int) -> None:
         pass
 
 
+# Real-time priorities: the tool's own, below the kernel's interrupt threads (50), and the
+# one it takes for a burst of edges on distinct lines, above them.
+BESIDE, AHEAD = 1, 60
+BURST_US = 10_000  # edges this close on distinct lines are made as one burst
+
+
+def priority(level: int) -> None:
+    """The tool's real-time priority; dropped below the interrupt threads, it lets those
+    that wait run at once, before the call returns."""
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(level))
+
+
 def drive(request: dict) -> dict:
     """`steps`: [[after_us, line, level], ...], each `after_us` after the one before was due;
     for each write, the monotonic ns just before it and just after it returned: the kernel's
-    time of the edge lies in between (a write that wakes the table may return late)."""
+    time of the edge lies in between (a write that wakes the table may return late).
+
+    Each write raises its line's interrupt, whose handler stamps the edge's time at once;
+    the interrupt's thread, which reads the line's level and makes the table's event, runs
+    before the next write (`Beside`). Edges on distinct lines closer than
+    `BURST_US` (a SLAP race's presses, 50 µs apart) are made above the interrupt threads
+    instead, back to back, their threads run after the burst: no two edges of one line are
+    ever in a burst, so each thread finds the level its edge made."""
     lines = Lines(request["chip"])
+    steps = request["steps"]
+    lines.open_pulls({line for _, line, _ in steps})  # no file opened between two edges
+    beside = Beside()
     done = []
     at = time.monotonic_ns()
-    for after_us, line, level in request["steps"]:
-        at += int(after_us * 1000)
-        wait_until(at)
-        before = time.monotonic_ns()
-        done.append([before, lines.pull(line, level)])
+    for burst in bursts(steps):
+        if len(burst) > 1:
+            priority(AHEAD)
+        for after_us, line, level in burst:
+            at += int(after_us * 1000)
+            wait_until(at)
+            before = time.monotonic_ns()
+            done.append([before, lines.pull(line, level)])
+        if len(burst) > 1:
+            priority(BESIDE)  # the burst's edges made into events
+        beside.keep()
     return {"at": done}
+
+
+def bursts(steps: list) -> list[list]:
+    """The steps in runs of edges on distinct lines, each within `BURST_US` of the last."""
+    runs: list[list] = []
+    for step in steps:
+        after_us, line, _ = step
+        if runs and after_us < BURST_US and line not in {s[1] for s in runs[-1]}:
+            runs[-1].append(step)
+        else:
+            runs.append([step])
+    return runs
 
 
 def sample(chip: str, line: int, samples: int) -> dict:
@@ -89,9 +183,9 @@ def launcher(spec: dict) -> None:
     line whatever the bias the table asks for. Counts go to `out` as they change; it ends
     when `stop` exists.
 
-    The motor's line keeps the level it was last driven to when its process ends, as a Pi's
-    does (gpio-sim's would fall back to its pull): the model sets the pull to each level it
-    sees driven, and logs the changes, [monotonic ns, level, cards out by then], as `motor`."""
+    The motor line's changes, [monotonic ns, level, cards out by then], are logged as
+    `motor` (the line keeps its level when the process that drove it ends, as a Pi's does:
+    tests/boot/gpio_sim.py)."""
     lines = Lines(spec["chip"])
     motor, beam = spec["motor"], spec["beam"]
     out, stop, clear = Path(spec["out"]), Path(spec["stop"]), Path(spec["clear"])
@@ -112,13 +206,17 @@ def launcher(spec: dict) -> None:
         temp.rename(out)
 
     publish()
+    beside = Beside()
+    found = time.monotonic_ns()
     while not stop.exists():
-        time.sleep(0.0002)
+        time.sleep(0.001)
         now = time.monotonic_ns()
+        if now - found > 1_000_000_000:  # a table started anew has new interrupt threads
+            beside.find()
+            found = now
         step, last = now - last, now
         level = lines.value(motor)
         if level != kept:
-            lines.pull(motor, "pull-up" if level else "pull-down")
             kept = level
             state["motor"] = [*state["motor"][-199:], [now, level, counted]]
             publish()
@@ -149,12 +247,38 @@ def launcher(spec: dict) -> None:
         # the bias the table asks for, which gpio-sim takes as the line's pull.
         if lines.value(beam) != int(blocked):
             lines.pull(beam, "pull-up" if blocked else "pull-down")
+            beside.keep()
+
+
+def kill_high(pid: int, chip: str, line: int, count: str, cards: int) -> dict:
+    """Once the launcher's model (its `out` file `count`) has put out `cards`, SIGKILL to
+    `pid` at a moment its output `line` is high (a PWM wave's high half will do): stopped
+    first, every thread, and killed if the line is high, let go on if not."""
+    lines = Lines(chip)
+    while json.loads(Path(count).read_text())["out"] < cards:
+        time.sleep(0.005)
+    tasks = Path(f"/proc/{pid}/task")
+    while True:
+        os.kill(pid, signal.SIGSTOP)
+        while any(
+            (task / "stat").read_text().rsplit(")", 1)[1].split()[0] != "T"
+            for task in tasks.iterdir()
+        ):
+            time.sleep(0.0005)
+        if lines.value(line):
+            os.kill(pid, signal.SIGKILL)
+            return {"killed_at": time.monotonic_ns()}
+        os.kill(pid, signal.SIGCONT)
+        time.sleep(0.002)
 
 
 def respond(chip: str, line_in: int, line_out: int, presses: int, gap_ms: float) -> dict:
     """Press `line_in` `presses` times, `gap_ms` apart, each released once `line_out` has
-    changed (as a seat's light answers a claim); the µs from each press to the change."""
+    changed (as a seat's light answers a claim); the µs from each press to the change. It
+    spins on the light's value beside the kernel's interrupt threads (`Beside`), so the
+    responder, on the other CPU, has that CPU to itself."""
     lines = Lines(chip)
+    beside = Beside()
     took = []
     misses = 0
     for _ in range(presses):
@@ -167,8 +291,10 @@ def respond(chip: str, line_in: int, line_out: int, presses: int, gap_ms: float)
                 break
         else:
             took.append((time.monotonic_ns() - start) / 1000)
+        beside.keep()
         time.sleep(gap_ms / 2000)
         lines.pull(line_in, "pull-up")
+        beside.keep()
         time.sleep(gap_ms / 2000)
     return {"us": took, "misses": misses}
 
@@ -182,6 +308,8 @@ def main() -> None:
     elif command == "launcher":
         launcher(json.loads(args[0]))
         result = {"stopped": True}
+    elif command == "kill-high":
+        result = kill_high(int(args[0]), args[1], int(args[2]), args[3], int(args[4]))
     elif command == "respond":
         result = respond(args[0], int(args[1]), int(args[2]), int(args[3]), float(args[4]))
     else:

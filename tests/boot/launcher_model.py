@@ -30,6 +30,7 @@ class LauncherModel:
         jam_after: int | None = None,
     ) -> None:
         self.machine = machine
+        self.count_file = f"{RUN}.json"  # the model's state, `out` its count of cards
         spec = {
             "chip": chip,
             "motor": line("launcher.motor.forward"),
@@ -38,7 +39,7 @@ class LauncherModel:
             "card_ms": card_ms,
             "block_ms": block_ms,
             "jam_after": jam_after,
-            "out": f"{RUN}.json",
+            "out": self.count_file,
             "stop": f"{RUN}.stop",
             "clear": f"{RUN}.clear",
         }
