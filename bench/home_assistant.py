@@ -33,6 +33,7 @@ TABLE = "ha1"
 DEVICE = f"flash_table_{TABLE}"
 ENTITIES = {
     **{f"sensor.{DEVICE}_{key}": key for key in ("mode", "phase", "current_seat", "seconds_left")},
+    f"sensor.{DEVICE}_current_player": "current_player",
     **{f"sensor.{DEVICE}_{key}": key for key in ("cards_dispensed", "jams", "launcher")},
     **{f"button.{DEVICE}_{key}": key for key in ("start", "pause", "resume", "new_round")},
     **{f"select.{DEVICE}_{key}": key for key in ("mode", "turn_timer", "launcher")},
@@ -173,8 +174,10 @@ async def check(hass: str, directory: Path) -> int:
                 print(f"FAIL missing entity {entity}")
             problems += len(missing)
 
-            for seat in ("seat1", "seat3"):
-                await table.tap(seat)
+            for seat in (1, 3):
+                await table.tap(f"seat{seat}")
+                named = {"action": "name", "seat": seat, "name": "Anna" if seat == 1 else "李小龙"}
+                await client.publish(f"flashtable/{TABLE}/command", json.dumps(named))
             for button, phase in (
                 ("start", "turn"),
                 ("pause", "paused"),
@@ -184,6 +187,9 @@ async def check(hass: str, directory: Path) -> int:
                 since = time.perf_counter()
                 await client.publish("hacheck/press", f"button.{DEVICE}_{button}")
                 await following(f"{button} button", f"sensor.{DEVICE}_phase", phase, since)
+            lit = table.daemon.table.turn
+            player = {1: "Anna", 3: "李小龙"}[lit.seat] if lit is not None else "unknown"
+            await following("player named", f"sensor.{DEVICE}_current_player", player, 0.0)
             choose = {"entity": f"select.{DEVICE}_turn_timer", "option": "9"}
             since = time.perf_counter()
             await client.publish("hacheck/select", json.dumps(choose))

@@ -18,7 +18,8 @@ import tty
 from gpiozero import Motor
 
 from hardware.clock import LoopClock
-from hardware.ejector import GpioEjector, Halted
+from hardware.ejector import Halted
+from hardware.gpio_ejector import GpioEjector
 from hardware.inputs import EdgeInput
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware import FirmwareSim

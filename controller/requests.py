@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .errors import SettingError
-from .game.events import Command, ExactDraw
+from .game.events import Command, ExactDraw, HandPoints, SeatName
 from .game.rounds import INTENTS
+from .game.score import MAX_POINTS
+from .game.seat_names import checked
 from .settings import BURST_CARDS, MAX_SEATS, parsed
 
 # Intents, each checked against the table in the step that carries it out, so that one
@@ -67,15 +69,51 @@ class GameCommand:
             raise ValueError(f"no game command {self.name!r}; one of {', '.join(GAME_COMMANDS)}")
         if (self.name == "bring_back") != (self.seat is not None):
             raise ValueError("a seat goes with bring_back, and with no other command")
-        seat = self.seat
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS
-        ):
-            raise ValueError(f"seat must be 1 to {MAX_SEATS}, not {seat!r}")
+        if self.seat is not None:
+            _seat(self.seat)
 
     def event(self, now: float) -> Command:
         """What this request is to the game."""
         return Command(self.name, now, self.seat)
+
+
+def _seat(seat: object) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
+        raise ValueError(f"seat must be 1 to {MAX_SEATS}, not {seat!r}")
+
+
+@dataclass(frozen=True)
+class NameSeat:
+    """Call `seat`'s player `name` ("" clears it): checked, trimmed and composed when made
+    (game/seat_names.py); ValueError says what is wrong with it."""
+
+    seat: int
+    name: str
+
+    def __post_init__(self) -> None:
+        _seat(self.seat)
+        object.__setattr__(self, "name", checked(self.name))
+
+    def event(self, now: float) -> SeatName:
+        return SeatName(self.seat, self.name, now)
+
+
+@dataclass(frozen=True)
+class EnterPoints:
+    """The card points left in `seat`'s hand when the round being scored was won
+    (game/score.py); whether the table takes them now is its step's to say."""
+
+    seat: int
+    points: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat)
+        points = self.points
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_POINTS:
+            raise ValueError(f"points must be a whole number 0 to {MAX_POINTS}, not {points!r}")
+
+    def event(self, now: float) -> HandPoints:
+        return HandPoints(self.seat, self.points, now)
 
 
 @dataclass(frozen=True)
@@ -104,4 +142,13 @@ class ShowLinkStatus:
     status: str
 
 
-Request = ChangeSettings | ResetSettings | RereadSettings | GameCommand | DealCards | ShowLinkStatus
+Request = (
+    ChangeSettings
+    | ResetSettings
+    | RereadSettings
+    | GameCommand
+    | NameSeat
+    | EnterPoints
+    | DealCards
+    | ShowLinkStatus
+)

@@ -29,6 +29,7 @@ class Setting:
     default: Value
     options: tuple[Value, ...]
     unit: str = ""
+    zero: str = ""  # the word for 0, where 0 turns the setting off ("off")
 
     @property
     def about(self) -> str:
@@ -47,6 +48,8 @@ class Setting:
             # Only a number may carry the unit: "surprise" must not lose its last "s".
             number = text.removesuffix(self.unit).strip() if self.unit else text
             value = int(number) if _WHOLE_NUMBER.fullmatch(number) else text
+            if self.zero and value == self.zero:
+                value = 0
         # 6.0 == 6 in Python, but a setting is a whole number or a word, never a float.
         if not isinstance(value, int | str) or isinstance(value, bool) or value not in self.options:
             raise SettingError(f"{self.key} cannot be {shown(raw)}; allowed: {self.allowed()}")
@@ -57,14 +60,14 @@ class Setting:
         parts: list[str] = []
         numbers: list[int] = []
         for option in (*self.options, None):
-            if isinstance(option, int):
+            if isinstance(option, int) and not (option == 0 and self.zero):
                 numbers.append(option)
                 continue
             if numbers:
                 parts.append(self._span(numbers))
                 numbers = []
             if option is not None:
-                parts.append(option)
+                parts.append(f"0 ({self.zero})" if option == 0 else str(option))
         return ", ".join(parts)
 
     def _span(self, numbers: list[int]) -> str:
@@ -80,6 +83,8 @@ class Setting:
 
     def text(self, value: Value) -> str:
         """The value as the LCD shows it, with its unit."""
+        if value == 0 and self.zero:
+            return self.zero
         if not isinstance(value, int) or not self.unit:
             return str(value)
         return f"{value} {ONE_OF.get(self.unit, self.unit) if value == 1 else self.unit}"
@@ -103,6 +108,8 @@ SETTINGS: tuple[Setting, ...] = (
     # "first": the first player out wins and the round ends; "places": the house rule
     # Weiterspielen, play on until every place is taken.
     Setting("finish", "Finish", "first", ("first", "places")),
+    # UNO's official score: first to 500 (0: off).
+    Setting("target_score", "Score to win", 500, (0, *range(100, 1001, 50)), "points", "off"),
     Setting("hit_ends_turn", "Hit ends turn", "off", ("off", "on")),
     Setting("sleep_time", "Sleep time", 10, ("off", *range(1, 61)), "min"),
     Setting(
@@ -139,6 +146,7 @@ ABOUT: Mapping[str, str] = {
     "picker": "How the next player is picked.",
     "jump_in": "Whether a player may play an identical card out of turn.",
     "finish": "How a round ends.",
+    "target_score": "The total of card points that wins the game.",
     "hit_ends_turn": "Whether the lit player's launcher press ends their turn.",
     "sleep_time": "Minutes without a press before the table pauses and goes dark.",
     "launcher_profile": "How often the launcher fires, and how many cards.",
@@ -176,6 +184,7 @@ MEANINGS: Mapping[str, Mapping[str, str]] = {
         "first": "The first player out wins, and the round ends.",
         "places": "Play on: each player out takes the next place.",  # Weiterspielen
     },
+    "target_score": {"0": "No score kept: enter no points after a round."},
     "hit_ends_turn": {
         "off": "The timer waits while the cards fly; then press your button.",
         "on": "UNO Attack's rule: the turn ends once the cards have landed.",
@@ -210,6 +219,7 @@ class Settings(Mapping[str, Value]):
     picker: str
     jump_in: str
     finish: str
+    target_score: int  # 100-1000 points, 0: off
     hit_ends_turn: str
     sleep_time: int | str  # minutes or "off"
     launcher_profile: str

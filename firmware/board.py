@@ -2,10 +2,15 @@
 
 `machine` and the tick functions are passed in, so the same code runs on the Pico and, with
 stand-ins, under CPython in the simulator. Pins are GP numbers (README.md has the wiring).
+
+The motor stops by itself at the count the host allows (gate.py): the beam's hard interrupt
+hands every edge to the gate, and a hardware timer ticks it for the jam time, so a main loop
+that stalls lets no card out past the limit. Ticks are kept as they come, in a list: a small
+integer on every port (on the RP2040 they wrap at 2**30, on a 64-bit port far later), so no
+store in the interrupt allocates or overflows.
 """
 
-from array import array
-
+from .gate import Gate
 from .launcher import Launcher
 from .protocol import R_POWER_ON, R_SOFT, R_WATCHDOG
 
@@ -16,6 +21,7 @@ EMPTY = 17  # hopper switch to ground: closed (low) when the hopper is empty
 UART_ID, UART_TX, UART_RX = 0, 0, 1  # for a link on the UART pins instead of USB
 PWM_FREQ = 20000  # above hearing
 WDT_MS = 2000
+TICK_MS = 10  # the jam timer's period: the gate stops a jammed motor this late at most
 # The RP2040's watchdog scratch registers 0-3 survive a watchdog or soft reset (the SDK
 # uses 4-7), not a power-on: they keep the running dispense so a reset can tell the host what
 # it did. 0: MAGIC; 1: the dispense id; 2: its cards counted, and above them the beam's clear
@@ -47,7 +53,7 @@ class Board:
         self._beam = pin(BEAM, pin.IN, pin.PULL_UP)
         self._empty = pin(EMPTY, pin.IN, pin.PULL_UP)
         # Edges are stamped in the interrupt and handed to the dispenser by the main loop.
-        self._edge_ticks = array("i", [0] * EDGES)
+        self._edge_ticks = [0] * EDGES
         self._edge_clear = bytearray(EDGES)
         self._written = 0
         self._taken = 0
@@ -57,7 +63,13 @@ class Board:
         self._settled = 0  # of those, counted or found no card
         self._kept_id = self._kept_counted = 0
         self._kept = self._take_kept()  # before the interrupt can count an edge
+        self._wdt = None
+        # Every field the interrupts touch exists before they are enabled: an attribute made
+        # later could move the others while an interrupt reads them.
+        self.gate = Gate(self.drive, ticks_us, ticks_diff, machine.disable_irq, machine.enable_irq)
         self._beam.irq(self._edge, pin.IRQ_RISING | pin.IRQ_FALLING, hard=True)
+        timer = machine.Timer
+        self._timer = timer(mode=timer.PERIODIC, period=TICK_MS, callback=self._tick, hard=True)
         self.board_id = bytes(machine.unique_id())[:8]
         if link == "uart":
             self.port = machine.UART(UART_ID, baudrate=baud, tx=pin(UART_TX), rx=pin(UART_RX))
@@ -100,7 +112,14 @@ class Board:
         """The launcher on this board, told what the reset before left; the watchdog runs."""
         now = self.now()
         launcher = Launcher(
-            write, self.drive, self.beam_clear, self.hopper_empty, self.keep, self.board_id, now
+            write,
+            self.drive,
+            self.beam_clear,
+            self.hopper_empty,
+            self.keep,
+            self.board_id,
+            now,
+            self.gate,
         )
         kept_id, kept_counted = self.kept()
         launcher.boot(self.reset_cause(), kept_id, kept_counted, now, self._start)
@@ -117,7 +136,8 @@ class Board:
             launcher.hopper_emptied(now)
         launcher.poll(now)
         self._settle(launcher.dispenser.leaving)
-        self._wdt.feed()
+        if self._wdt is not None:  # made by `start`
+            self._wdt.feed()
         return now, launcher.next_due()
 
     def reset_cause(self):
@@ -163,12 +183,19 @@ class Board:
             self._mem[COUNT_WORD] = self._kept_counted | settled << 8
 
     def _edge(self, pin):
-        # Hard interrupt: no allocation here, only stamps into the ring and the scratch word.
+        # Hard interrupt: no allocation here, only stamps into the ring and the scratch word,
+        # and the gate, which may stop the motor.
         i = self._written % EDGES
-        self._edge_ticks[i] = self._ticks_us()
+        t = self._ticks_us()
+        self._edge_ticks[i] = t
         level = pin.value()
         self._edge_clear[i] = level
         self._written += 1
         if level == 0:
             self._clears = (self._clears + 1) & CLEARS_MASK
             self._mem[CLEARS_WORD] = self._clears
+        self.gate.edge(level == 0, t)
+
+    def _tick(self, _timer):
+        # Hard interrupt too: the gate stops a motor that has run the jam time without a card.
+        self.gate.tick(self._ticks_us())

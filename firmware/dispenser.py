@@ -11,18 +11,20 @@ saying empty, an empty hopper).
 A card is let go only once the host has kept the count of the card before it (`keep`): after
 each count the motor runs on for KEPT_WINDOW_US, and stops, before the next card can reach the
 beam, if the host has not kept that count by then; it starts again when the host has. So at a
-power loss at most one card has left that the host's record does not hold.
+power loss at most one card has left that the host's record does not hold. A main loop that
+comes late to that stop (it stalled) does not let the card go: with a `Gate` (gate.py), which
+the beam's interrupt and a timer drive, the motor stops as the next card's front reaches the
+beam, and the dispenser, handed that edge, holds there too.
 """
 
+from .beam import CLEAR_US, MIN_CARD_US, CardSight
+from .gate import JAM_US
 from .protocol import CARD, DONE, EMPTY, JAM
 
-MIN_CARD_US = 4000  # a card blocks the beam 25 ms or more even at the slowest feed
-CLEAR_US = 3000  # the beam stays clear this long after a card before the card counts
 SOFT_START = (450, 650, 850, 1000)  # the roller grips the card instead of slipping
 SOFT_START_STEP_US = 40000
 RETRACT_DUTY = 700
 RETRACT_US = 60000
-JAM_US = 800000
 # How long the motor runs on after a count for the host to keep it: well under the shortest
 # travel of a fresh card to the beam (about 80 ms at full speed).
 KEPT_WINDOW_US = 40000
@@ -46,8 +48,11 @@ class Dispenser:
     """One dispense at a time; `report(kind, counted)` tells of each card and of the end
     (kind is CARD, DONE, JAM, EMPTY, or the reason given to `stop`)."""
 
-    def __init__(self, drive, beam_clear, hopper_empty, report):
-        self._drive = drive
+    def __init__(self, drive, beam_clear, hopper_empty, report, gate=None):
+        """With a `gate` (gate.py), the motor is the gate's, which stops it at the count
+        allowed by itself; `drive` is then not used."""
+        self._gate = gate
+        self._drive = drive if gate is None else gate.drive
         self._beam_clear = beam_clear
         self._hopper_empty = hopper_empty
         self._report = report
@@ -56,41 +61,59 @@ class Dispenser:
         self.state = IDLE
         self.asked = 0
         self.counted = 0
-        self._blocked_at = None  # when the card now in the beam started blocking it
-        self._cleared_at = None  # a card that cleared the beam, not counted yet
+        self._sight = CardSight()
         self._stuck = False  # a jam stopped the motor with a card in the beam
         self.kept = 0  # the count the host has kept: the card after it may leave
         self.held = False  # the motor waits for the host to keep the last count
         self._hold_at = None
         self._step = 0
         self._ramp_at = None
-        self._count_at = None
         self._jam_at = None
         self._retract_until = None
 
+    @property
+    def limit(self):
+        """The cards of this dispense that may leave now: those asked for, but at most one
+        beyond the count the host has kept."""
+        return min(self.asked, self.kept + 1)
+
+    def settle(self, now):
+        """A card that has cleared the beam counts now, for the dispense before (a card
+        pulled out of a jam a moment before the next dispense starts is that one's)."""
+        self._count_due(now, force=True)
+
     def start(self, count, now):
-        """Dispense `count` cards (a new dispense: the count starts from none)."""
+        """Dispense `count` cards (a new dispense: the count starts from none; `settle`
+        first)."""
         self.asked, self.counted = count, 0
         self._stuck = False
-        self._cleared_at = self._count_at = None
         # The host keeps a dispense before it sends it: the first card may leave at once.
         self.kept = 0
+        # A card left in the beam by a jam or a stop counts when it leaves, however little
+        # of it is still to pass.
+        in_beam = not self._beam_clear()
+        self._sight.start(now - MIN_CARD_US if in_beam else None)
         if self._hopper_empty():
             self.state = RUNNING
             self._halt(EMPTY, now)
             return
         self.state = RUNNING
-        # A card left in the beam by a jam or a stop counts when it leaves, however little
-        # of it is still to pass.
-        self._blocked_at = None if self._beam_clear() else now - MIN_CARD_US
+        if self._gate is not None:
+            self._gate.arm(self.limit, in_beam, self.jam_us)
         self._retract_until = None
         self._run(now)
+
+    def add(self, count):
+        """`count` more cards for the dispense running."""
+        self.asked += count
+        self._allow()
 
     def keep(self, counted, now):
         """The host has kept `counted` cards of this dispense on its record."""
         if self.state != RUNNING or counted <= self.kept:
             return
         self.kept = counted
+        self._allow()
         if self.kept < self.counted:
             return
         self._hold_at = None
@@ -111,7 +134,7 @@ class Dispenser:
     @property
     def leaving(self):
         """A card has cleared the beam and is not counted yet: it may have left."""
-        return self._cleared_at is not None
+        return self._sight.cleared_at is not None
 
     def stop(self, reason, now):
         """Stop the motor now; a running dispense ends, reported as `reason`."""
@@ -143,18 +166,11 @@ class Dispenser:
             return
         if self.state == RUNNING and not self.held:
             self._jam_at = t + self.jam_us
-        if not clear:
-            if self._cleared_at is not None:
-                # Blocked again before the clear beam counted: the same card goes on.
-                self._cleared_at = self._count_at = None
-            else:
-                self._blocked_at = t
-            return
-        if self._blocked_at is None or t - self._blocked_at < MIN_CARD_US:
-            self._blocked_at = None  # a glitch, not a card
-            return
-        self._cleared_at = t
-        self._count_at = t + CLEAR_US
+        front = self._sight.edge(clear, t)
+        if front and self.state == RUNNING and not self.held and self.counted >= self.limit:
+            # The next card reached the beam before the host kept the last count (the main
+            # loop came late to its stop): the gate stopped the motor here; hold.
+            self._hold()
 
     def hopper_emptied(self, now):
         """The hopper switch closed: nothing more can come out until a refill."""
@@ -163,9 +179,9 @@ class Dispenser:
 
     def next_due(self):
         """The earliest time `poll` has something to do, or None."""
-        return earliest(
-            (self._ramp_at, self._count_at, self._hold_at, self._jam_at, self._retract_until)
-        )
+        cleared = self._sight.cleared_at
+        count_at = None if cleared is None else cleared + CLEAR_US
+        return earliest((self._ramp_at, count_at, self._hold_at, self._jam_at, self._retract_until))
 
     def poll(self, now):
         """Do what is due by `now`: the next soft-start step, a count, a hold, a jam, a
@@ -173,9 +189,7 @@ class Dispenser:
         self._count_due(now)
         if self._hold_at is not None and now >= self._hold_at:
             # The host has not kept the last count: the next card must not reach the beam.
-            self._hold_at = self._ramp_at = self._jam_at = None
-            self.held = True
-            self._drive(0)
+            self._hold()
         if self._ramp_at is not None and now >= self._ramp_at:
             self._step += 1
             self._drive(SOFT_START[self._step])
@@ -196,15 +210,20 @@ class Dispenser:
         self._ramp_at = now + SOFT_START_STEP_US
         self._jam_at = now + self.jam_us
 
+    def _hold(self):
+        self._hold_at = self._ramp_at = self._jam_at = None
+        self.held = True
+        self._drive(0)
+
+    def _allow(self):
+        if self._gate is not None and self.state == RUNNING:
+            self._gate.allow(self.limit)
+
     def _count_due(self, now, force=False):
-        if self._cleared_at is None or not (force or now >= self._count_at):
-            return
-        cleared = self._cleared_at
-        self._cleared_at = self._count_at = None
-        if self.counted >= self.asked:
+        cleared = self._sight.cleared_at
+        if cleared is None or not self._sight.due(now, force) or self.counted >= self.asked:
             return
         self._stuck = False
-        self._blocked_at = None
         self.counted += 1
         done = self.counted == self.asked
         if done:
@@ -225,11 +244,13 @@ class Dispenser:
             return  # the card that emptied the hopper was the last one asked for
         self._motor_off()
         self.state = JAMMED if kind == JAM else EMPTIED
-        self._stuck = self._blocked_at is not None
+        self._stuck = self._sight.blocked_at is not None
         self._report(kind, self.counted)
 
     def _motor_off(self):
-        self._ramp_at = self._count_at = self._jam_at = self._retract_until = None
+        self._ramp_at = self._jam_at = self._retract_until = None
         self._hold_at = None
         self.held = False
         self._drive(0)
+        if self._gate is not None:
+            self._gate.disarm()

@@ -26,17 +26,17 @@ def banner(board_id):
 class Launcher:
     """Everything the firmware decides, on times passed in (integer microseconds).
 
-    `write(bytes)` sends on the line, `drive(duty)` runs the motor, `keep(id, counted)`
-    stores the running dispense where a reset does not erase it (the RP2040's watchdog
-    scratch registers)."""
+    `write(bytes)` sends on the line, `drive(duty)` runs the motor (through `gate`, if one
+    is given: gate.py), `keep(id, counted)` stores the running dispense where a reset does
+    not erase it (the RP2040's watchdog scratch registers)."""
 
-    def __init__(self, write, drive, beam_clear, hopper_empty, keep, board_id, now):
+    def __init__(self, write, drive, beam_clear, hopper_empty, keep, board_id, now, gate=None):
         self._link = Link(write)
         self._keep = keep
         self._board_id = board_id
         self._beam_clear = beam_clear
         self._hopper_empty = hopper_empty
-        self.dispenser = Dispenser(drive, beam_clear, hopper_empty, self._progress)
+        self.dispenser = Dispenser(drive, beam_clear, hopper_empty, self._progress, gate)
         self._memory = []  # [id, event kind or None while running, counted]
         self._current = None  # the entry of the dispense running or waiting on a fault
         self.host_lost = False
@@ -154,6 +154,9 @@ class Launcher:
         if self._current is not None and self._current[1] is None:
             self._error(p.E_BUSY, p.DISPENSE, now)
             return
+        # A card that cleared the beam a moment ago (pulled out of a jam) counts for the
+        # dispense it came from, before this one takes the beam.
+        self.dispenser.settle(now)
         entry = [ident, None, 0]
         self._remember(entry)
         self._current = entry

@@ -12,12 +12,13 @@ it hears of the start (`forget`), sends anew only what it still means.
 """
 
 from .frame import Decoder, encode
-from .protocol import ACK, CARD, HELLO, KEPT, RESET, STATE, well_formed
+from .protocol import ACK, CARD, HELLO, KEPT, RESET, SET, STATE, well_formed
 
 RESEND_US = 100000
 OUTBOX_LIMIT = 24
-# Queued, not yet sent, these say nothing a newer one of the same kind does not say better.
-SUPERSEDED = (CARD, KEPT, STATE)
+# Queued, not yet sent, these say nothing a newer one of the same kind (and the same dispense
+# id, or SET parameter) does not say better: the older is dropped, the newer goes to the back.
+SUPERSEDED = (CARD, KEPT, SET, STATE)
 
 
 class Link:
@@ -53,7 +54,8 @@ class Link:
     def send(self, kind, payload, now):
         """Queue a frame; it goes out when every frame before it has been acknowledged."""
         if kind in SUPERSEDED:
-            key = b"" if kind == STATE else payload[:4]  # CARD and KEPT: one per dispense id
+            # STATE: one; CARD and KEPT: one per dispense id; SET: one per parameter.
+            key = b"" if kind == STATE else payload[: 1 if kind == SET else 4]
             self._outbox = [
                 m for m in self._outbox if not (m[0] == kind and m[1][: len(key)] == key)
             ]

@@ -5,7 +5,9 @@ gpiozero hands a pin's edge time ("ticks") to the device; `EdgeInput` passes it 
 role. On the mock factory ticks are `time.monotonic()` seconds; on a GPIO chip
 (hardware.gpiod_pins) they are the kernel's CLOCK_MONOTONIC timestamp of the edge, in
 seconds. The callback runs on the pin factory's thread (on a chip, the event loop's), so it
-must only hand the edge over (see controller.shell.daemon).
+must only hand the edge over (see controller.shell.daemon). The one exception is
+`on_pin_thread`, which the launcher's beam alone sets: its ejector's gate, which may stop the
+motor there and then (docs/architecture.md, "The thread border").
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ class EdgeInput(DigitalInputDevice):  # type: ignore[misc]
         super().__init__(pin, pull_up=pull_up, pin_factory=pin_factory)
         self.role = role
         self._on_edge = on_edge
+        # Told each edge first, on the pin factory's thread: (active, edge time).
+        self.on_pin_thread: Callable[[bool, float], None] | None = None
+        # While `on_pin_thread` runs: the edges its own call made, to hand over after its cause.
+        self._made: list[tuple[bool, float]] | None = None
         self._active = bool(self.is_active)
         self._gpiozero_changed = self.pin.when_changed
         self.pin.when_changed = self._pin_edge
@@ -48,7 +54,27 @@ class EdgeInput(DigitalInputDevice):  # type: ignore[misc]
         # Backends may report a level twice (a bounce too short to read); that is no edge.
         if active != self._active:
             self._active = active
-            self._on_edge(self.role, active, float(ticks))
+            self._hand_over(active, float(ticks))
         # gpiozero's own bookkeeping after the hand-over: the loop is woken first.
         if self._gpiozero_changed is not None:
             self._gpiozero_changed(ticks, state)
+
+    def _hand_over(self, active: bool, time: float) -> None:
+        """`on_pin_thread` first, then the loop. An edge that the handler's own call makes (a
+        simulated launcher's model answers the gate's stop with the next beam edge, in that
+        very call) is told to the handler at once and handed to the loop after its cause."""
+        if self.on_pin_thread is None:
+            self._on_edge(self.role, active, time)
+            return
+        if self._made is not None:
+            self._made.append((active, time))
+            self.on_pin_thread(active, time)
+            return
+        made: list[tuple[bool, float]] = []
+        self._made = made
+        try:
+            self.on_pin_thread(active, time)
+        finally:
+            self._made = None
+        for edge in [(active, time), *made]:
+            self._on_edge(self.role, *edge)

@@ -18,9 +18,11 @@ class SerialDispense:
     asked: int
     seen: int = 0
     restored: bool = False  # sent by a daemon before this one: it may have dealt unheard
-    # The most cards the controller may have been let past: 0 once the DISPENSE has left (its
-    # first card needs no word), the count of each KEPT sent after; None before it left.
+    # The most cards the controller may have been let past: 0 once the DISPENSE was written to
+    # the line (its first card needs no word), the count of each KEPT written after; None
+    # before (a frame only queued cannot have been taken).
     let_past: int | None = None
+    stopping: bool = False  # STOP sent: the host owes none of the cards it still asks for
 
     def __post_init__(self) -> None:
         if self.restored:

@@ -11,8 +11,7 @@ its record holds the count (KEPT): a controller that loses its power and forgets
 can have dealt at most one card the record does not hold. While the port is gone it is opened
 again (hardware.serial_line); cards asked for meanwhile wait as owed.
 
-The frames, acknowledgements and resending are the firmware's own pure modules (firmware/),
-run here under CPython: one implementation of the protocol, checked on both interpreters.
+The link itself (frames, the heartbeat, the controller's starts) is hardware.controller_session.
 """
 
 from __future__ import annotations
@@ -24,9 +23,9 @@ from collections.abc import Callable
 from typing import Protocol
 
 from firmware import protocol as p
-from firmware.link import Link
 
-from .clock import Clock, Timer
+from .clock import Clock
+from .controller_session import ControllerSession
 from .ejector import DEFAULT_JAM_TIME, CardCounted, Halted, Report
 from .serial_dispense import ENDS, RESET_CAUSES, Sent, SerialDispense, counted_at_reset
 from .serial_line import SerialLine
@@ -34,34 +33,15 @@ from .serial_line import SerialLine
 log = logging.getLogger(__name__)
 
 DEFAULT_BAUD = 115200
-HEARTBEAT = 0.5  # STATUS this often, so the controller knows the host is there
-LINK_TIMEOUT = 1.2  # no good frame for this long: the link is down
 HALT_WITHIN = 0.5  # seconds the shutdown waits for the controller to confirm STOP
 RECENT = 4  # ended dispenses whose late cards still count (a card pulled out after a jam)
 
 
-class _Link(Protocol):
-    """What `SerialEjector` asks of the firmware's `Link` (MicroPython, unannotated): times
-    are whole microseconds, frames (kind, payload)."""
+class Carrier(Protocol):
+    """What carries the bytes: a port kept open (hardware.serial_line), or a test's script;
+    made as `SerialLine` is, with the port, the baud rate and the three callbacks."""
 
-    @property
-    def last_heard(self) -> int | None: ...
-
-    @property
-    def idle(self) -> bool: ...
-
-    @property
-    def between_frames(self) -> bool: ...
-
-    def send(self, kind: int, payload: bytes, now: int) -> None: ...
-
-    def receive(self, data: bytes, now: int) -> list[tuple[int, bytes]]: ...
-
-    def next_due(self) -> int | None: ...
-
-    def poll(self, now: int) -> None: ...
-
-    def forget(self) -> None: ...
+    def close(self) -> None: ...
 
 
 class SerialEjector:
@@ -71,7 +51,8 @@ class SerialEjector:
     asked before each new dispense leaves whether the record holds it (write-ahead); while
     not, the DISPENSE waits for `recheck`. `kept(sent)` tells whether the record holds the
     dispense with its cards counted so far: only then is the controller told (KEPT) that the
-    next card may leave, at once or at a `recheck`."""
+    next card may leave, at once or at a `recheck`. `carrier` opens the port (a test's script
+    stands in for it)."""
 
     def __init__(
         self,
@@ -85,12 +66,12 @@ class SerialEjector:
         jam_time: float = DEFAULT_JAM_TIME,
         keep_sent: Callable[[Sent], bool] = lambda sent: True,
         kept: Callable[[Sent], bool] = lambda sent: True,
+        carrier: Callable[..., Carrier] = SerialLine,
     ) -> None:
         self.port = port
         self.baud = baud
         self._clock = clock
         self._report = on_report
-        self._on_link = on_link
         self._keep_sent = keep_sent
         self._kept = kept
         # Random, so that a restarted daemon never reuses an id the controller remembers.
@@ -98,23 +79,21 @@ class SerialEjector:
         self.owed = 0
         self.fault: str | None = None
         self._jam_time = jam_time
-        self.link_up = False
-        self.firmware: str | None = None  # "2.0.0", from the controller's INFO
-        self.refused: str | None = None  # why the controller cannot be used, if so
         self.resets = 0
         self._current: SerialDispense | None = None
         self._asked_for: int | None = None  # the id of the DISPENSE sent on this connection
         self._told: Sent | None = None  # the dispense last told kept (KEPT) on this connection
-        self._start: int | None = None  # the number of the controller's start last heard of
-        self._reset_news: tuple[int, int, int] | None = None  # its last RESET, until its START
         self._stopping = False
         self._recent: list[SerialDispense] = []
-        self._link: _Link | None = None
-        self._resend: Timer | None = None
-        self._beat: Timer | None = None
-        self._news = asyncio.Event()  # set whenever frames came in
-        self._line = SerialLine(
-            port, baud, on_open=self._connected, on_data=self._received, on_lost=self._disconnect
+        self._session = ControllerSession(
+            self, clock=clock, jam_ms=self._jam_ms(jam_time), on_link=on_link
+        )
+        self._line = carrier(
+            port,
+            baud,
+            on_open=self._session.opened,
+            on_data=self._session.received,
+            on_lost=self._session.closed,
         )
 
     @property
@@ -145,16 +124,29 @@ class SerialEjector:
         self._tell_kept()
 
     @property
+    def link_up(self) -> bool:
+        return self._session.link_up
+
+    @property
+    def firmware(self) -> str | None:
+        """The controller's firmware version ("2.0.0"), from its INFO on this opening."""
+        return self._session.firmware
+
+    @property
+    def refused(self) -> str | None:
+        """Why the controller cannot be used, if so."""
+        return self._session.refused
+
+    @property
     def connected(self) -> bool:
         """The port is open (the controller may not have answered yet: see `link_up`)."""
-        return self._link is not None
+        return self._session.connected
 
     @property
     def quiet(self) -> bool:
         """Nothing sent waits for the controller's acknowledgement and no frame is half
         received (true while the port is closed)."""
-        link = self._link
-        return link is None or (link.idle and link.between_frames)
+        return self._session.quiet
 
     @property
     def jam_time(self) -> float:
@@ -162,9 +154,8 @@ class SerialEjector:
 
     @jam_time.setter
     def jam_time(self, seconds: float) -> None:
-        if seconds != self._jam_time:
-            self._jam_time = seconds
-            self._send_jam_time()
+        self._jam_time = seconds
+        self._session.set_jam_ms(self._jam_ms(seconds))
 
     def dispense(self, count: int) -> None:
         """Send out exactly `count` more cards (added to any still owed)."""
@@ -183,7 +174,7 @@ class SerialEjector:
         """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
         self._stopping = True
         if self._current is not None:
-            self._send(p.STOP, b"")
+            self._session.send(p.STOP, b"")
 
     async def halt(self, within: float = HALT_WITHIN) -> bool:
         """Stop the motor by the host's word, at shutdown: STOP, then wait, at most `within`
@@ -191,16 +182,17 @@ class SerialEjector:
         last cards counted). Returns whether it did; if not, the controller stops the motor
         itself once the host has been silent for its watchdog's time."""
         self._stopping = True
-        if self._link is None:
+        if not self._session.connected:
             log.warning("launcher controller not linked at shutdown: its watchdog stops it")
             return False
-        self._send(p.STOP, b"")
+        self._session.send(p.STOP, b"")
+        news = self._session.news
         deadline = asyncio.get_running_loop().time() + within
         try:
             while not self._halted():
-                self._news.clear()
+                news.clear()
                 left = deadline - asyncio.get_running_loop().time()
-                await asyncio.wait_for(self._news.wait(), max(left, 0))
+                await asyncio.wait_for(news.wait(), max(left, 0))
         except (TimeoutError, asyncio.CancelledError):
             # Cancelled too: the shutdown goes on, the controller's watchdog does the rest.
             log.warning("launcher controller did not confirm STOP within %.1f s", within)
@@ -208,143 +200,41 @@ class SerialEjector:
         return True
 
     def _halted(self) -> bool:
-        link, running = self._link, self._current
+        running = self._current
         asked = running is not None and self._asked_for == running.id
-        return link is not None and link.idle and not asked
+        return self._session.idle and not asked
 
     def close(self) -> None:
         """Let go of the port (its task ends on the loop's next turn)."""
         self._line.close()
-        self.link_up = False  # let go on purpose: no warning, no notice
-        self._disconnect()
+        self._session.let_go()
 
-    # -- the connection ------------------------------------------------------------------
+    # -- what the session tells ----------------------------------------------------------
 
-    def _connected(self, write: Callable[[bytes], None]) -> None:
-        self._link = Link(write)
+    def forget_asked(self) -> None:
+        """What was asked on the link so far is to be asked again: the dispense in play under
+        its id, and KEPT for the count the record holds."""
         self._asked_for = self._told = None
-        self.firmware = None  # until this connection's INFO: it may be another board now
-        self._send(p.HELLO, bytes((p.PROTOCOL_VERSION,)))
-        self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
 
-    def _disconnect(self) -> None:
-        for timer in (self._resend, self._beat):
-            if timer is not None:
-                timer.cancel()
-        self._resend = self._beat = None
-        self._link = None
-        self._set_link(False)
+    def ask_again(self) -> None:
+        """The dispense in play is to be asked again under its id (the link was down)."""
+        self._asked_for = None
 
-    def _set_link(self, up: bool) -> None:
-        if up != self.link_up:
-            self.link_up = up
-            if up:
-                log.info("launcher link up")
-            else:
-                log.warning("launcher link down: cards wait as owed")
-            self._on_link(up)
-
-    def _heartbeat(self) -> None:
-        link = self._link
-        if link is None:
-            return
-        heard = link.last_heard
-        if heard is None or self._us() - heard > LINK_TIMEOUT * 1_000_000:
-            self._set_link(False)
-        if link.idle:
-            self._send(p.STATUS, b"")
-        self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._heartbeat)
-
-    # -- frames --------------------------------------------------------------------------
-
-    def _us(self) -> int:
-        return round(self._clock.now() * 1_000_000)
-
-    def _send(self, kind: int, payload: bytes) -> None:
-        if self._link is not None:
-            self._link.send(kind, payload, self._us())
-            self._arm_resend()
-
-    def _arm_resend(self) -> None:
-        if self._resend is not None:
-            self._resend.cancel()
-            self._resend = None
-        due = None if self._link is None else self._link.next_due()
-        if due is not None:
-            self._resend = self._clock.call_at(due / 1_000_000, self._poll)
-
-    def _poll(self) -> None:
-        self._resend = None
-        if self._link is not None:
-            self._link.poll(self._us())
-            self._arm_resend()
-
-    def _received(self, data: bytes) -> None:
-        link = self._link
-        if link is None:
-            return
-        frames = link.receive(data, self._us())
-        for kind, payload in frames:
-            try:
-                self._message(kind, payload)
-            except Exception:  # a message we cannot use must not take the table down
-                log.exception("launcher controller message %#04x %s", kind, payload.hex())
-        # Back only on the controller's frames: bytes that are none (the banner of a board just
-        # switched on, noise) come before its RESET, and a DISPENSE sent on them would be
-        # judged by that RESET as one the board may have dealt from.
-        if frames and self.refused is None and self.firmware is not None and not self.link_up:
-            self._set_link(True)
-            self._next()  # cards asked for while the controller was silent
-        self._arm_resend()
-        self._news.set()
-
-    def _message(self, kind: int, payload: bytes) -> None:
-        if kind == p.INFO:
-            version, major, minor, patch, board = p.unpack(p.INFO_FORMAT, payload)
-            self.firmware = f"{major}.{minor}.{patch}"
-            log.info(
-                "launcher controller: firmware %s, protocol %d, board %s",
-                self.firmware,
-                version,
-                board.hex(),
-            )
-            if version != p.PROTOCOL_VERSION:
-                self.refused = f"firmware speaks protocol {version}, not {p.PROTOCOL_VERSION}"
-                log.error("launcher controller refused: %s", self.refused)
-                return
-            self.refused = None
-            self._send_jam_time()
-            self._next()
-        elif kind == p.RESET:
-            self._reset_news = p.unpack(p.RESET_FORMAT, payload)  # judged at its START
-            # Nothing is asked of it until its INFO: what went before this start's welcome
-            # would only be forgotten, and could not be told from what it took before.
-            self.firmware = None
-        elif kind == p.START:
-            (start,) = p.unpack(p.START_FORMAT, payload)
-            self._controller_started(start)
-        elif kind in p.PROGRESS:
-            self._progress(kind, *p.unpack(p.ID_PROGRESS, payload))
-        elif kind == p.ERROR:
-            self._error(*p.unpack(p.ERROR_FORMAT, payload))
-
-    def _controller_started(self, start: int) -> None:
-        # It takes nothing until this start is welcomed, and what it has not acknowledged was
-        # meant for it before (a DISPENSE it would take as new): the welcome goes first, then
-        # what is still meant, anew.
-        if self._link is not None:
-            self._link.forget()
-        self._send(p.WELCOME, p.pack(p.START_FORMAT, start))
-        self._asked_for = self._told = None
-        self._send_jam_time()
-        news, self._reset_news = self._reset_news, None
-        if start != self._start:  # else the same start told again (an ACK lost, a new port)
-            self._start = start
-            # Without its RESET's news, nothing is known from before it: as after a power-on.
-            self._judge_reset(*(news or (p.R_POWER_ON, 0, 0)))
+    def ask(self) -> None:
+        """The controller may be asked for cards now."""
         self._next()
 
-    def _judge_reset(self, cause: int, kept_id: int, kept_counted: int) -> None:
+    def written(self, kind: int, payload: bytes) -> None:
+        """A DISPENSE or KEPT was written to the line: the controller may have taken it, so
+        it may have been let past that count (a frame only queued cannot have been)."""
+        current = self._current
+        ident, count = p.unpack(p.ID_PROGRESS, payload)
+        if current is None or ident != current.id:
+            return
+        let_past = 0 if kind == p.DISPENSE else count
+        current.let_past = max(current.let_past or 0, let_past)
+
+    def judge_reset(self, cause: int, kept_id: int, kept_counted: int) -> None:
         self.resets += 1
         during = self._current
         # A board switched on while nothing ran is news, not trouble.
@@ -358,23 +248,25 @@ class SerialEjector:
         counted = counted_at_reset(during, kept_id, kept_counted)
         if during is not None and counted is not None:
             # Its cards are counted; the rest goes under a new id.
-            self._progress(p.STOPPED, during.id, counted)
+            self.progress(p.STOPPED, during.id, counted)
 
-    def _progress(self, kind: int, ident: int, counted: int) -> None:
+    def progress(self, kind: int, ident: int, counted: int) -> None:
         known = [d for d in (self._current, *self._recent) if d is not None and d.id == ident]
         if not known:
             log.debug("launcher controller: %#04x about dispense %#010x ignored", kind, ident)
             return
         dispense = known[0]
-        while dispense.seen < min(counted, dispense.asked) and self.owed > 0:
+        while dispense.seen < min(counted, dispense.asked):
             dispense.seen += 1
-            self.owed -= 1
-            self._report(CardCounted(self._clock.now(), self.owed))
-            if self.owed == 0:
-                self._report(Halted("done", self._clock.now(), 0))
+            self._card_out()
         if dispense is not self._current:
             return
         if kind == p.CARD:
+            if self.owed == 0 and dispense.seen < dispense.asked and not dispense.stopping:
+                # A late card of an ended dispense was one of those this one asks for: no
+                # more is owed, and it stops here (no KEPT lets the next card go).
+                dispense.stopping = True
+                self._session.send(p.STOP, b"")
             self._tell_kept()
             return
         self._current = None
@@ -388,24 +280,39 @@ class SerialEjector:
             log.warning("launcher controller stopped: it lost the host for a while")
         self._next()
 
-    def _error(self, code: int, about: int) -> None:
+    def error(self, code: int, about: int) -> None:
         log.warning("launcher controller refused a frame %#04x: error %d", about, code)
         if code == p.E_BUSY and about == p.DISPENSE and self._current is not None:
             # A dispense from before this daemon still runs there: stop it, ask again.
-            self._send(p.STOP, b"")
+            self._session.send(p.STOP, b"")
             self._asked_for = None
             self._next()
 
-    def _send_jam_time(self) -> None:
-        low, high = p.PARAMS[p.P_JAM_MS]
-        ms = max(low, min(high, round(self._jam_time * 1000)))
-        self._send(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, ms))
+    # -- inside --------------------------------------------------------------------------
+
+    @staticmethod
+    def _jam_ms(seconds: float) -> int:
+        return round(seconds * 1000)
+
+    def _card_out(self) -> None:
+        """One more card out of the controller's slot. One the host no longer owes (a late
+        card of an ended dispense came after the next was asked) is reported all the same,
+        with nothing owed, so that no card that left goes uncounted."""
+        now = self._clock.now()
+        if self.owed == 0:
+            log.warning("a card came out past the count: reported")
+            self._report(CardCounted(now, 0))
+            return
+        self.owed -= 1
+        self._report(CardCounted(now, self.owed))
+        if self.owed == 0:
+            self._report(Halted("done", now, 0))
 
     def _next(self) -> None:
         """Ask for what is owed, if nothing else is on its way and nothing holds it back.
         Nothing is asked of a controller that has fallen silent: should it come back from a
         power-on, a DISPENSE sent meanwhile would cost a card (it may have taken it)."""
-        if self._link is None or not self.link_up or self.firmware is None or self.refused:
+        if not self._session.ready:
             return
         held = self.owed <= 0 or self.fault is not None or self._stopping
         if held and (self._current is None or self._current.restored):
@@ -416,18 +323,18 @@ class SerialEjector:
         current = self._current
         if self._asked_for != current.id and self._keep_sent(current.record):
             self._asked_for = current.id
-            if current.let_past is None:
-                current.let_past = 0  # from here on its first card may leave
-            self._send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
+            self._session.send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
 
     def _tell_kept(self) -> None:
         """Tell the controller that the record holds the cards heard of the dispense it runs,
-        so that the next may leave; only once the record does (it waits for `recheck`)."""
+        so that the next may leave; only once the record does (it waits for `recheck`), and
+        only while a card is still owed."""
         current = self._current
         if current is None or self._asked_for != current.id or self._told == current.record:
             return
-        if not 0 < current.seen < current.asked or not self._kept(current.record):
+        if not 0 < current.seen < current.asked or self.owed == 0:
+            return
+        if not self._kept(current.record):
             return
         self._told = current.record
-        current.let_past = max(current.let_past or 0, current.seen)
-        self._send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))
+        self._session.send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))

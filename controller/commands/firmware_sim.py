@@ -55,8 +55,8 @@ def add_firmware_sim(
         type=float,
         default=0.0,
         metavar="RATE",
-        help="chance, 0 to 1, that a card sticks in the slot; it is freed 1 s after the "
-        "motor stops (default: 0)",
+        help="chance, 0 to 1, that a card sticks in the slot; a hand pulls it out 1 s after "
+        "the motor stops, and it counts for the jammed dispense (default: 0)",
     )
     firmware.add_argument("--seed", type=int, help="random seed (default: random)")
     log_option(firmware, "standard error")  # standard output: the port line, the banner

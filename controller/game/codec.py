@@ -24,11 +24,12 @@ from typing import Any
 
 from ..errors import UndecodableSnapshot
 from ..settings import Settings, setting
-from . import summary, turns
+from . import evening_codec, summary, turns
 from .effects import Effect
 from .frozen import replace
+from .kept_values import count as _count
+from .kept_values import seat as _seat
 from .state import (
-    MAX_COUNT,
     MAX_OWED,
     ROUND_PHASES,
     Delivery,
@@ -43,7 +44,10 @@ from .state import (
     Turn,
 )
 
-FORMAT = 2  # 2: the round's finish, its places, the evening's standings, SLAP times
+# 2: the round's finish, its places, the evening's standings, SLAP times; 3: players' names
+# and the score to target_score (a format 2 snapshot resumes without them).
+FORMAT = 3
+READ_FORMATS = frozenset({2, FORMAT})
 KEPT_PHASES = frozenset({Phase.SEATING, Phase.EXTREME, Phase.ROUND_OVER})
 REASONS = frozenset({"timeout", "slap", "hit", "quick", "restart"})
 MODES = frozenset(setting("mode").options)
@@ -82,6 +86,7 @@ def encode(table: Table, now: float) -> dict[str, Any]:
             "cards_out": launcher.cards_out,
             "jams": launcher.jams,
         },
+        **evening_codec.encode(table),
     }
 
 
@@ -165,10 +170,10 @@ def _decode(
     rng: random.Random,
     left: float | None,
 ) -> Table:
-    if data["format"] != FORMAT:
+    if data["format"] not in READ_FORMATS:
         raise UndecodableSnapshot(f"format {data['format']!r}, not {FORMAT}")
     if data["stations"] != stations:
-        raise UndecodableSnapshot(f"a table of {data['stations']} seats, not {stations}")
+        raise UndecodableSnapshot(f"a table of {data['stations']!r} seats, not {stations}")
     seats = range(1, stations + 1)
     listed = [_seat(s, seats) for s in data["seated"]]
     seated = frozenset(listed)
@@ -204,6 +209,7 @@ def _decode(
     if phase not in (Phase.SEATING, Phase.ROUND_OVER):
         table = replace(table, round_mode=str(mode))
     table = replace(table, standings=_standings(data["standings"], seats))
+    table = evening_codec.decode(data, table)
     table = _with_places(table, phase, data["finish"], data["places"], seats)
     if phase in KEPT_PHASES:
         kept = data["summary"]
@@ -253,18 +259,6 @@ def _decode(
         # Cards were flying at the lit player: their timer waits for them again.
         resumed = turns.wait(resumed, now, "cards")
     return replace(table, phase=Phase.PAUSED, turn=resumed, paused_left=kept_left, paused_at=now)
-
-
-def _seat(value: object, seats: range) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in seats:
-        raise UndecodableSnapshot(f"no seat {value!r} at this table")
-    return value
-
-
-def _count(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise UndecodableSnapshot(f"{value!r} is not a count")
-    return value
 
 
 def _seconds(value: object) -> float:

@@ -20,13 +20,17 @@ from .events import (
     Configure,
     Event,
     ExactDraw,
+    HandPoints,
     LauncherStopped,
     Press,
     Release,
+    SeatName,
     Stuck,
 )
 from .frozen import replace
 from .rounds import MESSAGE_TIME
+from .score import enter as enter_points
+from .seat_names import rename
 from .state import ROUND_PHASES, Message, Phase, Table
 from .text import COLUMNS
 from .turns import WARN_SECONDS
@@ -84,6 +88,10 @@ def step(table: Table, event: Event, now: float, rng: random.Random) -> Result:
             table = _waits(table, event.time)
     elif isinstance(event, Command):
         table = _command(table, event, rng, effects)
+    elif isinstance(event, SeatName):
+        table = rename(table, event.seat, event.name, event.time, effects)
+    elif isinstance(event, HandPoints):
+        table = enter_points(table, event.seat, event.points, event.time, effects)
     elif isinstance(event, Stuck):
         table = _mark_stuck(table, event.input, now, effects)
     elif isinstance(event, Release):

@@ -89,4 +89,35 @@ class Command:
     seat: int | None = None
 
 
-Event = Command | Press | Release | Stuck | Tick | Configure | CardOut | LauncherStopped | ExactDraw
+@dataclass(frozen=True)
+class SeatName:
+    """A player's name for `seat`, checked (game/seat_names.py); "" clears it."""
+
+    seat: int
+    name: str
+    time: float
+
+
+@dataclass(frozen=True)
+class HandPoints:
+    """The card points left in `seat`'s hand when the round being scored was won
+    (game/score.py)."""
+
+    seat: int
+    points: int
+    time: float
+
+
+Event = (
+    Command
+    | Press
+    | Release
+    | Stuck
+    | Tick
+    | Configure
+    | CardOut
+    | LauncherStopped
+    | ExactDraw
+    | SeatName
+    | HandPoints
+)

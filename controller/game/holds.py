@@ -15,7 +15,9 @@ import random
 from . import places, summary, turns
 from .effects import Announce, Effect, Sound
 from .frozen import replace
+from .seat_names import lcd_name, lcd_row
 from .state import Hold, Phase, Table
+from .text import COLUMNS
 
 JUMP_HOLD = 0.6  # a tap never jumps in
 WIN_HOLD = 2.0  # the player who emptied their hand
@@ -86,7 +88,8 @@ def fire(table: Table, when: float, now: float, rng: random.Random, effects: lis
     if table.settings.jump_in != "on":
         return table
     effects += [Sound("jump_in"), Announce("jump_in", {"seat": seat, "from": turn.seat})]
-    return turns.start(table, seat, mark, rng, effects, banner=f"Jump-In! Seat {seat}")
+    banner = f"Jump-In! {lcd_name(table, seat, COLUMNS - len('Jump-In! '))}"
+    return turns.start(table, seat, mark, rng, effects, banner=banner)
 
 
 def _going_out(table: Table, seat: int, at: float) -> Table:
@@ -96,5 +99,5 @@ def _going_out(table: Table, seat: int, at: float) -> Table:
     if table.phase is not Phase.TURN or turn is None or turn.seat == seat:
         return table
     waiting = turns.wait(turn, at, OUT)
-    banner, until = f"Seat {seat}{GOING_OUT}", at + WIN_HOLD
+    banner, until = lcd_row(table, seat, GOING_OUT.strip()), at + WIN_HOLD
     return replace(table, turn=replace(waiting, banner=banner, banner_until=until))

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 
-from . import summary, turns
+from . import score, summary, turns
 from .effects import Announce, Effect, Sound
 from .frozen import replace
+from .seat_names import lcd_row
 from .state import ROUND_PHASES, Message, Phase, Table
 from .text import ordinal
 
@@ -21,9 +22,9 @@ SHOWN_FOR = 2.0  # seconds a place, or a player back, is named on the LCD
 ROUND_BANNER = "Round for places"  # the first turn's first line: the round goes on after one out
 
 
-def place_line(seat: int, place: int) -> str:
-    """ "Seat 3 2nd place": what the LCD's first line says when a place is taken."""
-    return f"Seat {seat} {ordinal(place)} place"
+def place_line(table: Table, seat: int, place: int) -> str:
+    """ "Seat 3 2nd place", "Anna 2nd place": the LCD's first line when a place is taken."""
+    return lcd_row(table, seat, f"{ordinal(place)} place")
 
 
 def out_now(table: Table) -> tuple[int, ...]:
@@ -40,6 +41,8 @@ def go_out(table: Table, seat: int, at: float, rng: random.Random, effects: list
         places=(*table.places, seat),
         holds={s: h for s, h in table.holds.items() if s != seat},
     )
+    if place == 1:
+        table = score.round_won(table, seat)  # its points may be entered from now on
     still_in = table.in_play
     effects.append(
         Announce("place_taken", {"seat": seat, "place": place, "still_in": sorted(still_in)})
@@ -52,7 +55,7 @@ def go_out(table: Table, seat: int, at: float, rng: random.Random, effects: list
         table = replace(table, places=(*table.places, *sorted(still_in)))
         return summary.round_over(table, table.places[0], at, effects)
     effects.append(Sound("place"))  # the round goes on (its end has the fanfare instead)
-    line = place_line(seat, place)
+    line = place_line(table, seat, place)
     turn = table.turn
     if table.phase is Phase.TURN and turn is not None:
         if turn.seat == seat:
@@ -72,5 +75,5 @@ def bring_back(table: Table, seat: int, at: float, effects: list[Effect]) -> Tab
         return table
     places = tuple(s for s in table.places if s != seat)
     effects += [Sound("join"), Announce("player_back", {"seat": seat, "places": list(places)})]
-    message = Message((f"Seat {seat} is back", "in the round"), at + SHOWN_FOR)
-    return replace(table, places=places, message=message)
+    message = Message((lcd_row(table, seat, "is back"), "in the round"), at + SHOWN_FOR)
+    return score.places_moved(replace(table, places=places, message=message))

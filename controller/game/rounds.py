@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from . import places, rest, summary, turns
+from . import places, rest, score, summary, turns
 from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .state import ROUND_PHASES, Message, Phase, Table
@@ -69,6 +69,7 @@ def start(table: Table, at: float, rng: random.Random, effects: list[Effect]) ->
         effects += [Sound("refuse"), Announce("start_refused", {"seated": len(table.seated)})]
         message = Message(("Need 2+ players", "Press to join"), at + MESSAGE_TIME)
         return replace(table, message=message)
+    table = score.next_round(table, effects)  # the last round's points, or a new game
     effects += [
         Sound("start"),
         Announce(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from . import launch, summary
 from .effects import Announce, Effect, Sound
 from .frozen import replace
+from .seat_names import lcd_name
 from .state import Lines, Message, Notice, Phase, SlapRace, Table
 from .text import COLUMNS, penalty_text, seat_numbers
 
@@ -112,7 +113,7 @@ def fire(table: Table, when: float, now: float, rng: random.Random, effects: lis
     for place in places:
         if place.ms is not None:
             table = summary.record_slap_press(table, place.seat, place.ms)
-    pages = (_verdict(losers, tie, penalty), *_order_pages(places))
+    pages = (_verdict(table, losers, tie, penalty), *_order_pages(table, places))
     notice = Notice(pages, race.closes, PAGE_TIME, losers)
     return replace(table, phase=Phase.NOTICE, notice=notice, race=None)
 
@@ -146,24 +147,28 @@ def slowest(places: list[Place]) -> frozenset[int]:
 # -- the screens -------------------------------------------------------------------------
 
 
-def _verdict(losers: frozenset[int], tie: bool, penalty: int) -> Lines:
+def _verdict(table: Table, losers: frozenset[int], tie: bool, penalty: int) -> Lines:
     if len(losers) == 1:
         [seat] = losers
-        first = f"Tie! Seat {seat} lost" if tie else f"Slowest: Seat {seat}"
+        if tie:
+            first = f"Tie! {lcd_name(table, seat, COLUMNS - len('Tie!  lost'))} lost"
+        else:
+            first = f"Slowest: {lcd_name(table, seat, COLUMNS - len('Slowest: '))}"
         return (first, penalty_text(penalty))
     head = "Slowest: "
     return (head + seat_numbers(losers, COLUMNS - len(head)), penalty_text(penalty, each=True))
 
 
-def _order_pages(places: list[Place]) -> list[Lines]:
-    lines = [_place_line(n, place) for n, place in enumerate(places, start=1)]
+def _order_pages(table: Table, places: list[Place]) -> list[Lines]:
+    lines = [_place_line(table, n, place) for n, place in enumerate(places, start=1)]
     if len(lines) % 2:
         lines.append("")
     return [(lines[i], lines[i + 1]) for i in range(0, len(lines), 2)]
 
 
-def _place_line(n: int, place: Place) -> str:
+def _place_line(table: Table, n: int, place: Place) -> str:
     # "=" marks a place drawn at random among a tie.
-    left = f"{n}{'=' if place.tie else '.'} Seat {place.seat}"
     right = "missed" if place.ms is None else f"{place.ms}ms"
+    room = COLUMNS - len(right) - len("1. ") - 1
+    left = f"{n}{'=' if place.tie else '.'} {lcd_name(table, place.seat, room)}"
     return left + right.rjust(COLUMNS - len(left))

@@ -9,13 +9,17 @@ for places; wins in every round. The seating screen pages through them between r
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
+from . import score
 from .effects import Announce, Effect
 from .frozen import replace
+from .seat_names import lcd_row
 from .state import (
     MAX_COUNT,
     Lines,
     Phase,
+    Score,
     SeatStanding,
     SeatStats,
     SlapTimes,
@@ -60,30 +64,36 @@ def _kept(standings: Standings) -> bool:
 
 
 def reset(table: Table, reason: str, at: float, effects: list[Effect]) -> Table:
-    """Standings back to none: "menu" (Reset standings, always said), "sleep" (said when
-    there were any)."""
+    """Standings back to none: "menu" (Reset standings, always said; the score to
+    target_score too), "sleep" (said when there were any; the score outlasts a sleep: a
+    family's game goes on after dinner)."""
     if reason == "sleep" and not table.standings.rounds:
         return table
     effects.append(Announce("standings_reset", {"reason": reason}))
-    table = replace(table, standings=Standings(), idle_page=0, idle_since=at)
+    kept = Score() if reason == "menu" else table.score
+    table = replace(table, standings=Standings(), score=kept, idle_page=0, idle_since=at)
     if table.summary is not None:
         # The round's summary shows the standings too: it starts over without them.
         table = replace(table, summary=replace(table.summary, page=0, since=at))
     return table
 
 
-def report(standings: Standings) -> dict[str, object]:
+def report(standings: Standings, names: Mapping[int, str]) -> dict[str, object]:
     """The standings as JSON values: the `standings` topic, and the `round_over` event."""
     return {
         "rounds": standings.rounds,
-        "seats": [_seat_report(seat, s) for seat, s in sorted(standings.seats.items())],
+        "seats": [
+            _seat_report(seat, names.get(seat, ""), kept)
+            for seat, kept in sorted(standings.seats.items())
+        ],
     }
 
 
-def _seat_report(seat: int, standing: SeatStanding) -> dict[str, object]:
+def _seat_report(seat: int, name: str, standing: SeatStanding) -> dict[str, object]:
     average = standing.average_place
     return {
         "seat": seat,
+        "name": name,
         "rounds": standing.rounds,
         "wins": standing.wins,
         "average_place": None if average is None else round(average, 2),
@@ -96,20 +106,22 @@ def _seat_report(seat: int, standing: SeatStanding) -> dict[str, object]:
 # -- the screens -------------------------------------------------------------------------
 
 
-def pages(standings: Standings) -> tuple[Lines, ...]:
-    """A title, then two screens per seat: rounds, wins and average place; timeouts ("late",
-    as in the round's summary) and SLAP reaction times, best/average. None without a round."""
+def pages(table: Table) -> tuple[Lines, ...]:
+    """The score to target_score (game/score.py), then the evening's standings: a title,
+    then two screens per seat: rounds, wins and average place; timeouts ("late", as in the
+    round's summary) and SLAP reaction times, best/average. None without either."""
+    standings = table.standings
     if not standings.rounds:
-        return ()
+        return score.pages(table)
     rounds = f"{standings.rounds} round" + ("" if standings.rounds == 1 else "s")
-    screens: list[Lines] = [("Standings after", rounds)]
+    screens: list[Lines] = [*score.pages(table), ("Standings after", rounds)]
     for seat, standing in sorted(standings.seats.items()):
         average = standing.average_place
         played = f"{standing.rounds} round" + ("" if standing.rounds == 1 else "s")
         place = "-" if average is None else f"{average:.1f}"
         screens += [
-            (row(f"Seat {seat}", played), row(f"wins {standing.wins}", f"place {place}")),
-            (row(f"Seat {seat}", f"late {standing.timeouts}"), slap_line(standing.slap)),
+            (lcd_row(table, seat, right=played), row(f"wins {standing.wins}", f"place {place}")),
+            (lcd_row(table, seat, right=f"late {standing.timeouts}"), slap_line(standing.slap)),
         ]
     return tuple(screens)
 
@@ -137,7 +149,7 @@ def reaction(ms: int) -> str:
 
 def idle_pages(table: Table) -> int:
     """How many screens the seating screen shows in turn: itself, then the standings'."""
-    return 1 + len(pages(table.standings))
+    return 1 + len(pages(table))
 
 
 def idle_from(table: Table, at: float) -> Table:
@@ -147,7 +159,9 @@ def idle_from(table: Table, at: float) -> Table:
 
 def paging(table: Table) -> bool:
     """Whether the seating screen pages through the standings now."""
-    if table.phase is not Phase.SEATING or table.asleep or not table.standings.rounds:
+    if table.phase is not Phase.SEATING or table.asleep:
+        return False
+    if not (table.standings.rounds or score.shown(table)):
         return False
     # In Extreme the launcher plays from this screen: what a hit did stays in sight.
     return not (table.mode == "extreme" and table.has_launcher)

@@ -202,6 +202,32 @@ class Chime:
     misses: int = 0  # the misses before it, which set the pace of its chime and lights
 
 
+@dataclass(frozen=True)
+class RoundPoints:
+    """The card points of the round last won, while they may be entered (until the next
+    round starts): its winner, the seats that played it, and the points entered so far for
+    the others' hands, each seat's once (an entry again corrects it)."""
+
+    winner: int
+    seats: frozenset[int]
+    points: Mapping[int, int] = field(default_factory=dict)
+
+    @property
+    def sum(self) -> int:
+        return sum(self.points.values())
+
+
+@dataclass(frozen=True)
+class Score:
+    """The game to `target_score`: each seat's total before the round still being scored,
+    that round, and the seat whose total reached the target (the next round starts a new
+    game). Kept across sleep and restarts; cleared by a new game or Reset standings."""
+
+    totals: Mapping[int, int] = field(default_factory=dict)
+    open: RoundPoints | None = None
+    won: int | None = None
+
+
 # A whole UNO deck: the launcher never owes more at once. The game keeps to it (a delivery that
 # would pass it is cut to what fits), so the files, the LCD and MQTT can always carry the count.
 MAX_OWED = 108
@@ -253,6 +279,8 @@ class Table:
     round_finish: str | None = None  # its finish, "first" or "places"; None between rounds
     places: tuple[int, ...] = ()  # seats out of the round, first place first (finish = places)
     standings: Standings = field(default_factory=Standings)
+    names: Mapping[int, str] = field(default_factory=dict)  # players' names, by seat
+    score: Score = field(default_factory=Score)
     idle_page: int = 0  # seating with standings: 0 the seating screen, then standings pages
     idle_since: float = 0.0  # when that page came up
 

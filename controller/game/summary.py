@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 
-from . import standings
+from . import score, standings
 from .effects import Announce, Effect, Sound
 from .frozen import replace
+from .seat_names import lcd_name, lcd_row
 from .state import Lines, Phase, SeatStats, SlapTimes, Summary, Table, up
-from .text import ordinal, row
+from .text import COLUMNS, ordinal, row
 
 PAGE_TIME = 3.0
 ENDED = ("Round ended", "no winner")  # from the menu: the summary of the round it ends
@@ -64,7 +65,10 @@ def round_over(table: Table, winner: int | None, at: float, effects: list[Effect
     ended = winner is None
     if ended and table.places:
         winner = table.places[0]
-    seats = [_report(seat, _of(table, seat)) for seat in sorted(table.seated)]
+    if winner is not None:
+        table = score.round_won(table, winner)
+    names = table.names
+    seats = [_report(seat, names.get(seat, ""), _of(table, seat)) for seat in sorted(table.seated)]
     standings_now = standings.fold(table, winner)
     effects += [
         Sound("round_ended") if ended else Sound("fanfare"),
@@ -74,7 +78,7 @@ def round_over(table: Table, winner: int | None, at: float, effects: list[Effect
                 "winner": winner,
                 "places": list(table.places),
                 "seats": seats,
-                "standings": standings.report(standings_now),
+                "standings": standings.report(standings_now, table.names),
             },
         ),
     ]
@@ -101,10 +105,11 @@ def out_of_play(table: Table, phase: Phase) -> Table:
     )
 
 
-def _report(seat: int, stats: SeatStats) -> dict[str, object]:
+def _report(seat: int, name: str, stats: SeatStats) -> dict[str, object]:
     average = stats.average
     return {
         "seat": seat,
+        "name": name,
         "turns": stats.turns,
         "timeouts": stats.timeouts,
         "slaps_lost": stats.slaps_lost,
@@ -137,18 +142,21 @@ def _screens(table: Table) -> list[tuple[Lines, int | None]]:
     assert table.summary is not None
     winner = table.summary.winner
     first = "Round ended" if ended_early(table) else "Round over!"
-    title = (first, f"Seat {winner} wins!") if winner is not None else ENDED
+    title = (first, lcd_row(table, winner, "wins!")) if winner is not None else ENDED
     screens: list[tuple[Lines, int | None]] = [(title, None)]
-    screens += [(lines, None) for lines in _place_pages(table.places)]
+    screens += [(lines, None) for lines in _place_pages(table)]
     for seat in sorted(table.seated):
         screens += [(lines, seat) for lines in _seat_pages(table, seat, winner)]
-    screens += [(lines, None) for lines in standings.pages(table.standings)]
+    screens += [(lines, None) for lines in standings.pages(table)]
     screens.append((("Play/Pause:", "new round"), None))
     return screens
 
 
-def _place_pages(places: tuple[int, ...]) -> list[Lines]:
-    lines = [row(ordinal(place), f"Seat {seat}") for place, seat in enumerate(places, 1)]
+def _place_pages(table: Table) -> list[Lines]:
+    lines = [
+        row(ordinal(place), lcd_name(table, seat, COLUMNS - 5))
+        for place, seat in enumerate(table.places, 1)
+    ]
     if len(lines) % 2:
         lines.append("")
     return [(lines[i], lines[i + 1]) for i in range(0, len(lines), 2)]
@@ -166,14 +174,14 @@ def _seat_pages(table: Table, seat: int, winner: int | None) -> tuple[Lines, Lin
         rank = "winner" if seat == winner else ""
     return (
         (
-            row(f"Seat {seat}", turns),
+            lcd_row(table, seat, right=turns),
             row("avg turn", "-" if average is None else f"{average:.1f}s"),
         ),
         (
-            row(f"Seat {seat}", f"late {stats.timeouts}"),
+            lcd_row(table, seat, right=f"late {stats.timeouts}"),
             row(f"slaps {stats.slaps_lost}", f"cards {stats.launcher_cards}"),
         ),
-        (row(f"Seat {seat}", rank), standings.slap_line(stats.slap)),
+        (lcd_row(table, seat, right=rank), standings.slap_line(stats.slap)),
     )
 
 

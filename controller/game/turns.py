@@ -13,6 +13,7 @@ from ..settings import Settings
 from . import launch, picker, summary
 from .effects import Announce, Effect, Sound
 from .frozen import replace
+from .seat_names import lcd_row
 from .state import Notice, Phase, Table, Turn
 from .text import penalty_text
 
@@ -52,7 +53,7 @@ def start(
     seconds, hidden = limit(table.settings, seat, rng)
     deadline = None if seconds is None else at + seconds
     if again:
-        banner = f"Seat {seat} again!"
+        banner = lcd_row(table, seat, "again!")
     turn = Turn(
         seat,
         at,
@@ -107,7 +108,10 @@ def timeout(table: Table, effects: list[Effect]) -> Table:
         table = launch.penalty(table, seat, penalty, "timeout", effects)
     table = summary.record_turn(table, seat, at - turn.started, timeout=True)
     notice = Notice(
-        ((f"Seat {seat} timeout!", penalty_text(penalty)),), at, TIMEOUT_HOLD, frozenset({seat})
+        ((lcd_row(table, seat, "timeout!"), penalty_text(penalty)),),
+        at,
+        TIMEOUT_HOLD,
+        frozenset({seat}),
     )
     return replace(table, phase=Phase.NOTICE, notice=notice, turn=None)
 

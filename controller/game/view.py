@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import launch, standings, summary
+from .seat_names import lcd_row
 from .state import ROUND_PHASES, Lines, Phase, Table, Turn
-from .text import COLUMNS, row, seat_numbers
+from .text import COLUMNS, seat_numbers
 from .turns import warning
 
 MODE_NAMES = {"flash": "Flash", "extreme": "Extreme", "table": "Table"}
@@ -96,24 +97,25 @@ def _lines(table: Table) -> Lines:
     if phase is Phase.SLAP:
         return SLAP_LINES
     if phase is Phase.ROUND_OVER and table.summary is not None:
-        return summary.pages(table)[table.summary.page]
+        pages = summary.pages(table)
+        return pages[table.summary.page % len(pages)]
     if phase is Phase.EXTREME:
         return (_extreme_header(table), _launcher_line(table) or IDLE_HIT)
     turn = table.turn
     assert turn is not None
     if phase is Phase.PAUSED:
         left = "" if turn.shown is None else f"{_seconds(turn)} left"
-        return ("Paused", f"Seat {turn.seat} {left:>9}")
+        return ("Paused", lcd_row(table, turn.seat, right=left))
     # A launcher burst: its timer waits while the cards fly, then asks for their button.
     doing = "wait" if turn.waits_for else "press" if turn.landed else "turn"
-    return (turn.banner or header(table), row(f"Seat {turn.seat} {doing}", _seconds(turn)))
+    return (turn.banner or header(table), lcd_row(table, turn.seat, doing, _seconds(turn)))
 
 
 def _idle_lines(table: Table) -> Lines:
     """Before a round: what the table is set to play, and who has joined (SPEC §3); with
     standings for the evening, their pages in turn."""
     if table.idle_page and standings.paging(table):
-        pages = standings.pages(table.standings)
+        pages = standings.pages(table)
         return pages[(table.idle_page - 1) % len(pages)]
     # "Seats 1 3 5", never "Seats 135", which reads as a number (run together only when
     # spaced they would not fit: seven or eight seats).

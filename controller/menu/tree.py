@@ -188,6 +188,7 @@ def top(context: Context) -> tuple[Entry, ...]:
         _setting("picker"),
         _setting("jump_in"),
         _setting("finish"),
+        _setting("target_score"),
         Entry("Standings", "submenu", children=_standings),
     ]
     if context.has_launcher:

@@ -18,9 +18,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import MessageRefused
-from ..game import Phase, Table
+from ..game import Phase, Table, score, seat_names
 from ..game.state import MAX_OWED, ROUND_PHASES
-from ..requests import ChangeSettings, DealCards, GameCommand, Request, ShowLinkStatus
+from ..requests import (
+    ChangeSettings,
+    DealCards,
+    EnterPoints,
+    GameCommand,
+    NameSeat,
+    Request,
+    ShowLinkStatus,
+)
 from ..settings import Settings
 from ..shell.publish import Stepped
 from .inbound import MAX_REASON, Order, short
@@ -95,8 +103,10 @@ class DaemonControl:
         return settings
 
     async def carry_out(self, order: Order) -> Done:
-        if order.action == "dispense":
-            request: Request = DealCards(order.cards, "quick")
+        if order.asked is not None:
+            request: Request = order.asked
+        elif order.action == "dispense":
+            request = DealCards(order.cards, "quick")
         else:
             request = GameCommand(COMMANDS[order.action])
         stepped = await self._ask(request)
@@ -116,6 +126,8 @@ def answer(order: Order, stepped: Stepped) -> Done:
     phase = f"phase {table.phase.value}"
     if action == "dispense":
         return _dealt(order.cards, stepped)
+    if order.asked is not None:
+        return _evening(order.asked, stepped)
     held = table.menu_open and table.menu_paused and table.phase is Phase.PAUSED
     if held and (action == "resume" or stepped.of("round_started")):
         return Done(action, f"{action}: the turn goes on once the menu at the table closes")
@@ -162,3 +174,18 @@ def _dealt(asked: int, stepped: Stepped) -> Done:
         cut = f"dispense: {dealt} of {asked} cards dealt; the launcher owes {MAX_OWED} at most"
         return Done("dispense", f"{cut} (a whole deck)", whole=False)
     return Done("dispense")
+
+
+def _evening(asked: NameSeat | EnterPoints, stepped: Stepped) -> Done:
+    """A name or a hand's points: taken, or refused with the table's reason."""
+    table = stepped.table
+    if isinstance(asked, NameSeat):
+        if stepped.of("seat_named"):
+            return Done("name")
+        why = seat_names.why_not(table, asked.seat)
+        if why is None:  # the seat had that name already
+            return Done("name", f"name: seat {asked.seat} is called that already")
+        raise MessageRefused(f"name: {why}")
+    if stepped.of("points_entered"):
+        return Done("points")
+    raise MessageRefused(f"points: {score.why_not(table, asked.seat) or 'not taken'}")

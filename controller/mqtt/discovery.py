@@ -13,6 +13,7 @@ SENSORS = {  # state key: name
     "mode": "Mode",
     "phase": "Phase",
     "seat": "Current seat",
+    "player": "Current player",  # the lit seat's player's name, or "Seat 3"
     "seconds_left": "Seconds left",
     "cards_dispensed": "Cards dispensed",
     "jams": "Jams",

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import DamagedFile, MessageRefused, SettingError
-from ..requests import MAX_DEAL, ChangeSettings
+from ..requests import MAX_DEAL, ChangeSettings, EnterPoints, NameSeat
 from ..storage.safe_read import parse_json
 
 log = logging.getLogger(__name__)
@@ -24,17 +24,21 @@ MAX_CORRELATION = 64  # bytes of MQTT 5 correlation data a request may carry (ec
 # (a response topic, user properties). A compliant broker never sends a larger one, so a
 # huge message is never read whole on the table's one event loop.
 MAX_PACKET = 2 * MAX_PAYLOAD
-ACTIONS = ("start", "pause", "resume", "new_round", "dispense")
+ACTIONS = ("start", "pause", "resume", "new_round", "dispense", "name", "points")
+# What each action takes beside "action".
+FIELDS = {"dispense": {"cards"}, "name": {"seat", "name"}, "points": {"seat", "points"}}
 MAX_REASON = 160  # characters: a reason never echoes a huge value back
 REFUSALS_LOGGED_EVERY = 60.0  # seconds: in a storm of refused messages, one line a minute
 
 
 @dataclass(frozen=True)
 class Order:
-    """A command from the broker: an action, and the cards for `dispense`."""
+    """A command from the broker: an action, the cards for `dispense`, and for `name` and
+    `points` what they ask, checked."""
 
     action: str
     cards: int = 0
+    asked: NameSeat | EnterPoints | None = None
 
 
 def correlation(data: bytes | None) -> bytes | None:
@@ -72,17 +76,29 @@ def settings_update(payload: bytes) -> ChangeSettings:
 
 
 def order(payload: bytes) -> Order:
-    """A command: `{"action": ...}`, with `"cards"` for `dispense`."""
+    """A command: `{"action": ...}`, with `"cards"` for `dispense`, `"seat"` and `"name"`
+    for `name`, `"seat"` and `"points"` for `points`."""
     body = _json_object(payload)
     action = body.get("action")
     if not isinstance(action, str) or action not in ACTIONS:
         raise MessageRefused(
             f"action must be one of {', '.join(ACTIONS)}, not {short(repr(action))}"
         )
-    allowed = {"action", "cards"} if action == "dispense" else {"action"}
-    extra = sorted(set(body) - allowed)
+    wanted = FIELDS.get(action, set())
+    extra = sorted(set(body) - wanted - {"action"})
     if extra:
         raise MessageRefused(f"{action} takes no {short(repr(extra[0]))}")
+    missing = sorted(wanted - set(body))
+    if missing and action != "dispense":
+        raise MessageRefused(f"{action} needs {' and '.join(missing)}")
+    fields = {key: body[key] for key in wanted}
+    try:  # each checks its own values' types: a message's are anything JSON holds
+        if action == "name":
+            return Order(action, asked=NameSeat(**fields))  # type: ignore[arg-type]
+        if action == "points":
+            return Order(action, asked=EnterPoints(**fields))  # type: ignore[arg-type]
+    except ValueError as err:
+        raise MessageRefused(short(f"{action}: {err}", MAX_REASON)) from None
     if action != "dispense":
         return Order(action)
     cards = body.get("cards")

@@ -219,7 +219,8 @@ class TableLink:
             table.settings is not previous.settings and not self._answering_settings
         ):
             self._publish_settings()
-        if self._state is None or table.standings is not previous.standings:
+        kept = (table.standings, table.score, table.names)
+        if self._state is None or kept != (previous.standings, previous.score, previous.names):
             self._publish_standings()
         self._publish_state()
 

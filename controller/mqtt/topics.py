@@ -7,7 +7,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..game import Phase, Table, standings
+from ..game import Phase, Table, score, standings
+from ..game.seat_names import name_of
 from ..settings import Settings
 
 if TYPE_CHECKING:
@@ -101,6 +102,8 @@ def state_snapshot(
         # Out of the round with a place, first place first; after a round, its places.
         "places": [] if table.phase is Phase.SEATING else list(table.places),
         "seat": seat,
+        "player": None if seat is None else name_of(table, seat),  # its name, or "Seat 3"
+        "names": {str(s): name for s, name in sorted(table.names.items())},
         "seconds_left": left,
         "paused": table.phase is Phase.PAUSED,
         "asleep": table.asleep,
@@ -124,5 +127,6 @@ def settings_payload(settings: Settings) -> dict[str, object]:
 
 
 def standings_payload(table: Table) -> dict[str, object]:
-    """The retained `standings`: the evening's, as the `round_over` event carries them."""
-    return standings.report(table.standings)
+    """The retained `standings`: the evening's, as the `round_over` event carries them, and
+    the score to target_score."""
+    return {**standings.report(table.standings, table.names), "score": score.report(table)}

@@ -30,7 +30,9 @@ from ..game.effects import Dispense, ResumeLauncher
 from ..requests import (
     ChangeSettings,
     DealCards,
+    EnterPoints,
     GameCommand,
+    NameSeat,
     Request,
     RereadSettings,
     ResetSettings,
@@ -173,7 +175,7 @@ class Daemon:
             # Drawn at once, step by step: a screen that cannot be drawn fails here, before
             # the step's table is handed to the snapshot (the bad game is kept as it was).
             for lines in self._notices:
-                self.renderer.notice(lines)
+                self.renderer.notice(lines, while_paused=lines == RESUMED)
             for event in first:
                 self.feed(event)
         except Exception as err:
@@ -251,7 +253,7 @@ class Daemon:
         self._loop_thread.check("Daemon.handle")
         now = self.clock.now()
         match request:
-            case GameCommand():
+            case GameCommand() | NameSeat() | EnterPoints():
                 return Stepped(tuple(self.feed(request.event(now))), self.table)
             case DealCards():
                 return Stepped(tuple(self.feed(request.event(now, by_hand=by_hand))), self.table)

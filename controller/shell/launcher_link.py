@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hardware.clock import Clock, VirtualClock
-from hardware.ejector import CardCounted, Ejector, GpioEjector, Report
+from hardware.ejector import CardCounted, Ejector, Report
+from hardware.gpio_ejector import GpioEjector
 from hardware.motor_lease import MotorLease
 
 from ..config import LauncherConfig
@@ -99,6 +100,9 @@ class LauncherLink:
                 # virtual time nothing runs but the loop, which cannot stall.
                 lease=None if isinstance(clock, VirtualClock) else MotorLease(motor.stop),
             )
+            # The beam's edges reach the ejector's gate at once, on the pin backend's thread,
+            # which stops the motor at the count allowed whatever the loop is doing.
+            beam.on_pin_thread = self.ejector.beam_edge_now
 
     @property
     def wired(self) -> bool:

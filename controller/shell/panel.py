@@ -191,7 +191,7 @@ class Panel:
             has_launcher=table.has_launcher,
             seated=len(table.seated),
             out=places.out_now(table),
-            standings=standings.pages(table.standings),
+            standings=standings.pages(table),
             info=lambda: info_lines(
                 mqtt=self._host.mqtt_status, cards_out=launcher.cards_out, jams=launcher.jams
             ),

@@ -47,15 +47,19 @@ class Renderer:
         self._notice: Lines | None = None
         self._notice_timer: Timer | None = None
         self._waiting: list[Lines] = []
+        self._while_paused: set[Lines] = set()  # notices true only until play goes on
         self._offline = False  # the launcher controller's link is down
         self._offline_shown = False  # ... and the first line says so, in its turn
         self._offline_timer: Timer | None = None
         self._link_was_up = False
 
-    def notice(self, lines: Lines) -> None:
+    def notice(self, lines: Lines, *, while_paused: bool = False) -> None:
         """A message over the game's screen for NOTICE_SHOWN (a damaged settings file, a disk
         that refuses a write); several are shown one after another, each once. It goes up
-        at once, unless the screen is the players' now (`_screen_taken`)."""
+        at once, unless the screen is the players' now (`_screen_taken`). One `while_paused`
+        ("Resumed, press Play") is withdrawn once the table plays on."""
+        if while_paused:
+            self._while_paused.add(lines)
         if lines != self._notice and lines not in self._waiting:
             self._waiting.append(lines)
         self._redraw()
@@ -147,6 +151,10 @@ class Renderer:
     def draw(self, table: game.Table, panel: Overlay) -> None:
         """Make the lights and the LCD show what they should now."""
         view = game.render(table)
+        if self._while_paused and table.phase is not game.Phase.PAUSED:
+            untrue, self._while_paused = self._while_paused, set()
+            for notice in untrue & {self._notice, *self._waiting}:
+                self.withdraw(notice)
         taken = _screen_taken(table)
         if taken:
             self._hold_back()

@@ -34,6 +34,17 @@ TUNES: Mapping[str, Sequence[Note]] = {
     "round_ended": (("G4", 0.12), ("C4", 0.3)),
     # A place taken while the round plays on: a short rise, not the round's fanfare.
     "place": (("E5", 0.08), ("G5", 0.08), ("E6", 0.2)),
+    # A hand's card points entered; a game won to target_score: a longer fanfare.
+    "points": (("C6", 0.05),),
+    "game_won": (
+        ("C5", 0.1),
+        ("E5", 0.1),
+        ("G5", 0.1),
+        ("C6", 0.3),
+        (None, 0.08),
+        ("G5", 0.1),
+        ("C6", 0.42),
+    ),
     "wake": (("G4", 0.06), ("C5", 0.1)),
     # The launcher's chime before it fires (or not): the same length, quicker notes with
     # every miss on the ascending profile.

@@ -1,6 +1,6 @@
 """The cards the launcher still owes, and a fault waiting for OK, kept across restarts.
 
-The record is written ahead of the launcher (see hardware/ejector.py and docs/state.md): a
+The record is written ahead of the launcher (see hardware/gpio_ejector.py and docs/state.md): a
 card on its way out is already counted as dealt, and the ejector lets the next card go only
 once the record says so. A restart therefore never deals a card twice; at worst, when the
 power fails with a card between the hopper and the slot, it deals one card fewer.

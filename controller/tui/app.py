@@ -256,9 +256,10 @@ class TableApp(App[int]):
         if table is None or fingers is None or recorder is None or not self.is_running:
             return
         game_time = recorder.seconds
+        names = table.daemon.table.names
         for seat, pattern in table.lights.items():
             button = self.query_one(f"#seat{seat}", SeatButton)
-            button.show(pattern, game_time)
+            button.show(pattern, game_time, names.get(seat, ""))
         for pressable in self.query(TableButton):
             pressable.down = fingers.is_down(pressable.input_name)
         # The model of the LCD's controller is the glass itself, custom characters and all.

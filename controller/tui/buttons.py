@@ -75,11 +75,14 @@ class SeatButton(TableButton):
         self.pattern = "off"
         self._shown: tuple[str, Style] | None = None
 
-    def show(self, pattern: str, game_time: float) -> None:
-        """Show the light's pattern; moving patterns alternate their colour with game time."""
+    def show(self, pattern: str, game_time: float, name: str = "") -> None:
+        """Show the light's pattern, and the player's name on the box's top edge; moving
+        patterns alternate their colour with game time."""
         self.pattern = pattern
         shown = (seat_label(self.seat, pattern), light_style(pattern, game_time))
         if shown != self._shown:
             # Redraw only on a change: the view asks twenty times a second.
             self._shown = shown
             self.update(Text(shown[0], style=shown[1]))
+        if self.border_title != (name or None):
+            self.border_title = name or None

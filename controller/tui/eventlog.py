@@ -55,9 +55,10 @@ class Recorder:
     Attach it right after the table starts; `take` hands over what arrived since last time.
     """
 
-    def __init__(self, table: SimTable) -> None:
+    def __init__(self, table: SimTable, since: float = 0.0) -> None:
+        """`since`: the seconds its times count on from (a table started again)."""
         self.table = table
-        self.start = table.now
+        self.start = table.now - since
         self._pending: list[Entry] = [Entry(0.0, event_line(0.0, e)) for e in table.events]
         self._inputs_seen = table.daemon.game_log.recorded
         table.daemon.publisher.listen(self._heard)

@@ -7,38 +7,50 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO, cast
 
 from controller.config import Config
+from controller.game.score import totals
 from controller.game.standings import report
 from controller.game.text import ordinal
-from controller.requests import ChangeSettings
+from controller.mqtt.control import answer
+from controller.mqtt.inbound import Order
+from controller.requests import ChangeSettings, EnterPoints, NameSeat
+from controller.shell.publish import Stepped
 from controller.simulation.table import SimTable
 from controller.storage.statefile import reason_of
 from hardware.board import input_name
 from hardware.pinmap import input_roles
 
-from ..errors import FaultRefused, FirmwareNotLinked, ScriptError, SettingError
+from ..errors import FaultRefused, FirmwareNotLinked, MessageRefused, ScriptError, SettingError
 from .eventlog import Recorder, value_text
 from .faults import apply_fault, clear_for_ok
 from .logroute import LogRoute
 from .script_syntax import COUNTS, FAULTS, Step, parse, seat_number, seconds, settings
+from .script_tables import Tables
 from .standings_table import standings_lines
+
+Restart = Callable[[], Awaitable[SimTable]]
 
 
 class Player:
-    """Plays parsed steps on a running table, writing event lines to `out` as they happen."""
+    """Plays parsed steps on a running table, writing event lines to `out` as they happen;
+    `restart` stops the table as a SIGTERM does and starts it again on its state."""
 
-    def __init__(self, table: SimTable, out: TextIO, route: LogRoute | None = None) -> None:
-        self.table = table
+    def __init__(
+        self,
+        table: SimTable,
+        out: TextIO,
+        route: LogRoute | None = None,
+        restart: Restart | None = None,
+    ) -> None:
         self.out = out
         self.route = route
-        self.recorder = Recorder(table)
-        if route is not None:
-            route.clock = lambda: table.now
-        self._expected_seq = 0  # events up to this number are used up by `expect event`
+        self._restart = restart
+        self._attach(table)
         self._inputs = False
         self._run: dict[str, Callable[[tuple[str, ...]], Awaitable[None]]] = {
             "tap": self._tap,
@@ -52,8 +64,19 @@ class Player:
             "inputs": self._echo_inputs,
             "set": self._set,
             "standings": self._standings,
+            "name": self._name,
+            "points": self._points,
+            "restart": self._restarted,
             "expect": self._expect,
         }
+
+    def _attach(self, table: SimTable, since: float = 0.0) -> None:
+        """Play on `table`; its game time counts on from `since` seconds."""
+        self.table = table
+        self.recorder = Recorder(table, since)
+        if self.route is not None:
+            self.route.clock = lambda: table.now
+        self._expected_seq = 0  # events up to this number are used up by `expect event`
 
     async def play(self, steps: list[Step]) -> None:
         for step in steps:
@@ -144,6 +167,34 @@ class Player:
         for line in standings_lines(self.table.daemon.table):
             self._note(line)
 
+    async def _name(self, args: tuple[str, ...]) -> None:
+        await self._remote(Order("name", asked=NameSeat(seat_number(args[0]), args[1])))
+
+    async def _points(self, args: tuple[str, ...]) -> None:
+        points = EnterPoints(seat_number(args[0]), int(args[1]))
+        await self._remote(Order("points", asked=points))
+
+    async def _remote(self, order: Order) -> None:
+        """As a remote asks it (MQTT, the web page): a refusal stops the script with the
+        table's reason."""
+        assert order.asked is not None
+        asked = self.table.daemon.submit(order.asked)
+        await self.table.settle()
+        stepped = await asyncio.wrap_future(asked)
+        assert isinstance(stepped, Stepped)
+        try:
+            answer(order, stepped)
+        except MessageRefused as err:
+            raise ScriptError(str(err)) from None
+
+    async def _restarted(self, args: tuple[str, ...]) -> None:
+        if self._restart is None:
+            raise ScriptError("this table cannot restart")
+        self._flush()
+        since = self.recorder.seconds
+        self._note("restart: the table stops and starts again on its state")
+        self._attach(await self._restart(), since)
+
     async def _set(self, args: tuple[str, ...]) -> None:
         # As `flashtable settings set` does to a running table: one change, kept, announced.
         asked = self.table.daemon.submit(ChangeSettings(settings(args)))
@@ -174,6 +225,11 @@ class Player:
             self._expect_place(seat_number(rest[0]), rest[1])
         elif what == "standings":
             self._expect_standings(rest)
+        elif what == "total":
+            seat = seat_number(rest[0])
+            total = totals(self.table.daemon.table).get(seat, 0)
+            if total != int(rest[1]):
+                raise ScriptError(f"seat {seat}'s total is {total}, not {rest[1]}")
         elif what in COUNTS:
             if self.table.launcher is None:
                 raise ScriptError("this table has no launcher")
@@ -189,7 +245,8 @@ class Player:
             raise ScriptError(f"seat {seat} has place {place}, not {wanted}")
 
     def _expect_standings(self, args: tuple[str, ...]) -> None:
-        figures = report(self.table.daemon.table.standings)
+        table = self.table.daemon.table
+        figures = report(table.standings, table.names)
         what, pairs = "the standings", args
         if "=" not in args[0]:
             seat = seat_number(args[0])
@@ -245,9 +302,15 @@ async def play_script(
     try:
         steps = parse(text, input_names(config))
         # The table's warnings (a jam, say) belong in the log with the events, not on stderr.
-        with LogRoute() as route:
-            async with SimTable(config, seed=seed, firmware=firmware) as table:
-                await Player(table, out, route).play(steps)
+        with LogRoute() as route, tempfile.TemporaryDirectory() as directory:
+            # A script that restarts the table keeps its game in a directory of its own for
+            # the while; any other plays with none, as it always did.
+            restarts = any(step.command == "restart" for step in steps)
+            tables = Tables(config, seed, firmware, Path(directory) if restarts else None)
+            try:
+                await Player(await tables.start(), out, route, tables.restart).play(steps)
+            finally:
+                await tables.stop()
     except ScriptError as err:
         raise ScriptError(f"{path}: {err}") from None
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from controller.game.score import MAX_POINTS
+from controller.game.seat_names import checked
 from controller.settings import key_values, parsed
 
 from ..errors import ScriptError, SettingError
@@ -14,7 +16,7 @@ PATTERNS = ("off", "on", "dim", "pulse", "blink", "blink_fast", "flash")
 FAULTS = ("jam", "clear", "empty", "refill")
 COUNTS = ("cards_out", "cards_left")
 ALIASES = ("lit", "others")
-EXPECTED = "lcd, light, lit, event, place, standings, cards_out or cards_left"
+EXPECTED = "lcd, light, lit, event, place, standings, total, cards_out or cards_left"
 # What `expect standings` may check: the table's count, and each seat's figures (docs/mqtt.md).
 STANDINGS_KEYS = ("rounds",)
 SEAT_STANDINGS_KEYS = (
@@ -113,6 +115,9 @@ FORMS = {
     "expect place": ("a seat and a place, or none", "expect place 3 2"),
     "expect standings": ("a seat (or none), then KEY=VALUE pairs", "expect standings 3 wins=1"),
     "set": ("KEY=VALUE pairs", "set finish=places"),
+    "name": ('a seat and a name (quoted, or "" to clear it)', 'name 2 "Anna"'),
+    "points": ("a seat and its hand's card points", "points 3 41"),
+    "expect total": ("a seat and its total in the game", "expect total 2 312"),
     "expect cards_out": ("a number of cards", "expect cards_out 2"),
     "expect cards_left": ("a number of cards", "expect cards_left 52"),
 }
@@ -153,7 +158,19 @@ def _check(step: Step, inputs: frozenset[str]) -> None:
         _count(command, args, 0, 1 if command == "refill" else 0)
         if args and whole(args[0], "cards") < 0:
             raise ScriptError(f"refill takes a number of cards to add, not {args[0]}")
-    elif command in ("show", "ok", "standings"):
+    elif command == "name":
+        _count(command, args, 2, 2)
+        _seat(args[0], inputs)
+        try:
+            checked(args[1])
+        except ValueError as err:
+            raise ScriptError(str(err)) from None
+    elif command == "points":
+        _count(command, args, 2, 2)
+        _seat(args[0], inputs)
+        if not 0 <= whole(args[1], "points") <= MAX_POINTS:
+            raise ScriptError(f"a hand's card points are 0 to {MAX_POINTS}, not {args[1]}")
+    elif command in ("show", "ok", "standings", "restart"):
         _count(command, args, 0, 0)
     elif command == "set":
         _count(command, args, 1, 99)
@@ -188,6 +205,10 @@ def _check_expect(args: tuple[str, ...], inputs: frozenset[str]) -> None:
         for pair in rest[1:]:
             if "=" not in pair:
                 raise ScriptError(f"event data is KEY=VALUE, not {pair!r}")
+    elif what == "total":
+        _count("expect total", rest, 2, 2)
+        _seat(rest[0], inputs)
+        whole(rest[1], "a total")
     elif what in COUNTS:
         _count(f"expect {what}", rest, 1, 1)
         whole(rest[0], "cards")

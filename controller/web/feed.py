@@ -127,7 +127,8 @@ class Feed:
         previous, self._table = self._table, table
         if table.settings is not previous.settings:
             self._set("settings", settings_payload(table.settings))
-        if table.standings is not previous.standings:
+        kept = (table.standings, table.score, table.names)
+        if kept != (previous.standings, previous.score, previous.names):
             self._set("standings", standings_payload(table))
         self._stepped(table)
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from ..errors import ConfigError, MessageRefused
+from ..errors import ConfigError, MessageRefused, TableStopped
 from ..mqtt.control import DaemonControl
 from ..mqtt.inbound import MAX_PAYLOAD, order, settings_update
 from ..shell.netinfo import ip_addresses
@@ -44,9 +44,15 @@ STATIC = Path(__file__).parent / "static"
 ASSETS = {  # path: (file, content type); nothing else on the disk is ever served
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/evening.js": ("evening.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
+    "/sentences.js": ("sentences.js", "text/javascript; charset=utf-8"),
+    "/room": ("room.html", "text/html; charset=utf-8"),
+    "/room.js": ("room.js", "text/javascript; charset=utf-8"),
+    "/room.css": ("room.css", "text/css; charset=utf-8"),
 }
+STOPPING = "the table is stopping"  # a change that came too late: the page may ask again
 MAX_BODY = 4096  # bytes aiohttp reads of a request body at most (a change takes ≤ 1024)
 BODY_TIMEOUT = 10.0  # seconds a request's body may take to come whole
 LINGER = 1.0  # seconds a body left unread (refused) is still read before the connection closes
@@ -283,6 +289,8 @@ class WebServer:
             settings = await self._control.change_settings(change)
         except MessageRefused as refused:  # the table refused it as the menu would
             return _error(409, str(refused))
+        except TableStopped:  # it came as the table stops (a restart): try again soon
+            return _error(503, STOPPING)
         return web.json_response({"settings": dict(settings)})
 
     async def _command(self, request: web.Request) -> web.Response:
@@ -296,6 +304,8 @@ class WebServer:
             done = await self._control.carry_out(command)
         except MessageRefused as refused:  # the table cannot do it now
             return _error(409, str(refused))
+        except TableStopped:
+            return _error(503, STOPPING)
         said = {} if done.said is None else {"said": done.said, "whole": done.whole}
         return web.json_response({"done": command.action, **said})
 

@@ -3,14 +3,20 @@
 The firmware's own `Board` and `Launcher` run on stand-ins for `machine` (hardware.sim.machine)
 whose pins are the model's motor, beam and hopper switch, and whose UART is a file descriptor
 (a pseudo-terminal), on which each start writes main.py's banner. The Pico's blocking main
-loop becomes callbacks on the asyncio loop: bytes when the descriptor is readable, beam
-interrupts as they happen, and a timer at the time the firmware says it next has something to
-do. `reset` restarts the firmware as a watchdog would,
-or as a power-on does (the scratch registers lost). The beam's interrupt stamps each edge with
-the model's time of that edge, as the Pico's does, so a process that runs late (a busy
-machine, a stalled loop) hands the firmware late edges, never wrong ones.
-With a `jam_rate`, a card sticks in the slot now and then; a hand clears it a moment after
-the motor has stopped for it, and the firmware goes on when the host says OK.
+loop becomes callbacks on the asyncio loop: bytes when the descriptor is readable, a pass
+after each beam interrupt, and a timer at the time the firmware says it next has something
+to do. `reset` restarts the firmware as a watchdog would, or as a power-on does (the scratch
+registers lost).
+
+The launcher's mechanics, the pins' interrupts and the board's timer run on a clock of their
+own (`PhysicsClock`), apart from the main loop: `stall` stops the main loop for a while (as
+a garbage collection or a long USB transfer stops a Pico's) and the roller turns on, the
+interrupts stopping it where the firmware's gate says. A process that runs late (a busy
+machine, a stop by SIGSTOP) catches the mechanics up edge by edge, each interrupt at its
+edge's time and each motor change it makes from there, as on the board.
+With a `jam_rate`, a card sticks in the slot now and then; a hand pulls it out a moment
+(UNJAM_TIME) after the motor has stopped for it: it counts for the jammed dispense, and the
+firmware goes on when the host asks for the rest.
 """
 
 from __future__ import annotations
@@ -27,13 +33,13 @@ from firmware.launcher import banner
 from ..clock import Clock, Timer
 from .launcher_model import LauncherModel
 from .machine import PWRON_RESET, UART, WDT_RESET, Scratch, SimMachine
+from .physics_clock import PhysicsClock
 from .pins import SimFactory
 
 log = logging.getLogger(__name__)
 
-TICKS_MASK = 2**30 - 1
-TICKS_HALF = 2**29
-UNJAM_TIME = 1.0  # seconds after the motor stopped for a jam until a hand has cleared it
+RP2040_TICKS = 30  # MicroPython's ticks wrap at 2**30 on the RP2040, at 2**62 on a 64-bit port
+UNJAM_TIME = 1.0  # seconds after the motor stopped for a jam until a hand pulls the card out
 
 
 class _Link(Protocol):
@@ -86,16 +92,19 @@ class FirmwareSim:
         cards: int = 54,
         rng: random.Random | None = None,
         jam_rate: float = 0.0,
+        ticks_bits: int = RP2040_TICKS,
     ) -> None:
         self._loop = asyncio.get_running_loop()
+        self._ticks_mask = (1 << ticks_bits) - 1
         self._clock = clock
         self._fd = fd
         self.rng = rng or random.Random(0)
-        self.factory = SimFactory(clock)
+        self.physics = PhysicsClock(clock)
+        self.factory = SimFactory(self.physics)
         # The model claims its beam and switch pins before the firmware's Pins take them.
         self.model = LauncherModel(
             self.factory,
-            clock,
+            self.physics,
             forward_pin=MOTOR_FORWARD,
             backward_pin=MOTOR_BACKWARD,
             beam_pin=BEAM,
@@ -104,12 +113,15 @@ class FirmwareSim:
             rng=self.rng,
         )
         board_id = bytes(self.rng.randrange(256) for _ in range(8))
-        self.machine = SimMachine(self.factory, fd, board_id=board_id, on_irq=self._soon)
+        self.machine = SimMachine(
+            self.factory, self.physics, fd, board_id=board_id, on_irq=self._soon
+        )
         # Each start is named by a random number, as the Pico's ring oscillator gives it;
         # drawn apart from the mechanics, so a start changes no card's travel.
         self._starts = random.Random(board_id)
         self._timer: Timer | None = None
         self._pending = False
+        self._stalled_until: float | None = None
         self.jam_rate = jam_rate
         self._rolled_for = -1  # the card (by cards out before it) whose jam was decided
         self._unjam: Timer | None = None
@@ -127,7 +139,7 @@ class FirmwareSim:
     def _boot(self) -> None:
         start = self._starts.getrandbits(32)
         self.board: _Board = Board(
-            self.machine, self._ticks_us, _ticks_diff, link="uart", start=start
+            self.machine, self._ticks_us, self._ticks_diff, link="uart", start=start
         )
         self.board.port.write(self.banner.encode())
         self.launcher = self.board.start(self.board.port.write)
@@ -139,6 +151,7 @@ class FirmwareSim:
         everything but the scratch registers is forgotten. With `PWRON_RESET` the power went
         and came back: the scratch registers are lost too."""
         self.resets += 1
+        self._stalled_until = None  # a board that starts again has a main loop that runs
         self._halt()
         self.machine.cause = cause
         if cause == PWRON_RESET:
@@ -149,6 +162,14 @@ class FirmwareSim:
         self.closed = True
         self._halt()
         self.model.close()
+        self.physics.close()
+
+    def stall(self, seconds: float) -> None:
+        """The main loop stops for `seconds` (it reads, counts and answers nothing), as a
+        board's does in a long garbage collection; the mechanics, the interrupts and the timer
+        go on."""
+        self._stalled_until = self._clock.now() + seconds
+        self._stalled()
 
     @property
     def quiet(self) -> bool:
@@ -159,19 +180,43 @@ class FirmwareSim:
 
     def _halt(self) -> None:
         self._loop.remove_reader(self._fd)
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._set_timer(None)
+        self.machine.stop_timers()
         self.board.drive(0)
 
+    def _set_timer(self, when: float | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = None if when is None else self._clock.call_at(when, self._service)
+
     def _ticks_us(self) -> int:
-        # In an edge's interrupt, the edge's own time; MicroPython's ticks wrap, on the RP2040
-        # at 2**30 microseconds (18 minutes).
+        # In an interrupt, its edge's or tick's own time; MicroPython's ticks wrap, on the
+        # RP2040 at 2**30 microseconds (18 minutes).
         edge = self.machine.interrupt_time
-        now = self._clock.now() if edge is None else edge
-        return round(now * 1_000_000) & TICKS_MASK
+        now = self.physics.now() if edge is None else edge
+        return round(now * 1_000_000) & self._ticks_mask
+
+    def _ticks_diff(self, later: int, earlier: int) -> int:
+        """MicroPython's `ticks_diff`: the signed distance on the wrapping count."""
+        half = (self._ticks_mask + 1) // 2
+        return ((later - earlier + half) & self._ticks_mask) - half
+
+    def _stalled(self) -> bool:
+        """Whether the main loop is stalled now; it then wakes at the stall's end."""
+        until = self._stalled_until
+        if until is None:
+            return False
+        if self._clock.now() < until:
+            self._loop.remove_reader(self._fd)
+            self._set_timer(until)
+            return True
+        self._stalled_until = None
+        self._loop.add_reader(self._fd, self._readable)
+        return False
 
     def _readable(self) -> None:
+        if self._stalled():
+            return
         data = self.board.port.read()
         if data:
             self.launcher.receive(data, self.board.now())
@@ -186,14 +231,12 @@ class FirmwareSim:
     def _service(self) -> None:
         """One pass of the Pico's main loop."""
         self._pending = False
+        if self._stalled():
+            return  # its timer wakes it at the stall's end
         now, due = self.board.service(self.launcher)
         self._jams()
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if due is not None:
-            when = self._clock.now() + max(0, due - now) / 1_000_000
-            self._timer = self._clock.call_at(when, self._service)
+        when = None if due is None else self._clock.now() + max(0, due - now) / 1_000_000
+        self._set_timer(when)
 
     def _jams(self) -> None:
         model = self.model
@@ -205,15 +248,10 @@ class FirmwareSim:
                 self._own_jam = True
         # A jam made from outside (the simulated table's, on demand) waits for whoever made it.
         if self._own_jam and model.jammed and not model.motor_speed and self._unjam is None:
-            self._unjam = self._clock.call_at(self._clock.now() + UNJAM_TIME, self._clear_jam)
+            self._unjam = self.physics.call_at(self.physics.now() + UNJAM_TIME, self._pull_out)
 
-    def _clear_jam(self) -> None:
+    def _pull_out(self) -> None:
         self._unjam = None
         self._own_jam = False
-        log.info("the stuck card is freed")
-        self.model.clear_jam()
-
-
-def _ticks_diff(later: int, earlier: int) -> int:
-    """MicroPython's `ticks_diff`: the signed distance on the wrapping count."""
-    return ((later - earlier + TICKS_HALF) & TICKS_MASK) - TICKS_HALF
+        log.info("a hand pulls the stuck card out of the slot")
+        self.model.pull_out()

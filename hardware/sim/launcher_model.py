@@ -175,6 +175,17 @@ class LauncherModel:
         self._jammed = False
         self._update()
 
+    def pull_out(self) -> None:
+        """A hand pulls the card stuck through the beam out of the slot: it is out, the beam
+        clear behind it; the jam is over."""
+        self._update()
+        self._jammed = False
+        if self._in_beam:
+            self.cards_out += 1
+            self.cards_left -= 1
+            self._fresh_card()
+        self._update()
+
     def glitch(self, duration: float = GLITCH) -> None:
         """The receiver misses the light for `duration` seconds (motor noise, a speck of dust)."""
         if duration <= 0:

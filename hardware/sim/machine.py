@@ -2,13 +2,15 @@
 
 Each is the small part of the real one that `firmware/board.py` uses, acting on simulated
 pins: `Pin` (input with pull-up and an edge interrupt), `PWM` (duty on an output pin, which
-the launcher model reads as motor drive), `UART` (a file descriptor: a pseudo-terminal),
-`WDT`, `unique_id`, `reset_cause` and `mem32` (the watchdog scratch registers, which keep
-their words across a reset, as the RP2040's do, and lose them at a power-on).
+the launcher model reads as motor drive), `Timer` (periodic, in interrupt context), `UART` (a
+file descriptor: a pseudo-terminal), `WDT`, `disable_irq` and `enable_irq`, `unique_id`,
+`reset_cause` and `mem32` (the watchdog scratch registers, which keep their words across a
+reset, as the RP2040's do, and lose them at a power-on).
 
-An edge interrupt runs while the line's edge is the time: `interrupt_time` is the model's time
-of the edge (the time the interrupt's `ticks_us` gives, as on the Pico, where the interrupt
-runs within microseconds of the edge), however late this process got round to it.
+Pins, interrupts and timers run on the hardware's own clock (`PhysicsClock`), apart from the
+firmware's main loop: an interrupt runs at its edge's time and a timer at its tick's, whatever
+the main loop is doing, and `interrupt_time` is that time (the time the handler's `ticks_us`
+gives, as on the Pico, where it runs within microseconds of the edge).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from ..clock import Timer as ClockTimer
+from .physics_clock import PhysicsClock
 from .pins import SimFactory, SimPin
 
 PWRON_RESET = 1
@@ -44,12 +48,14 @@ class SimMachine:
     def __init__(
         self,
         factory: SimFactory,
+        physics: PhysicsClock,
         port_fd: int,
         *,
         board_id: bytes,
         on_irq: Callable[[], None],
     ) -> None:
         self.factory = factory
+        self.physics = physics
         self.port_fd = port_fd
         self.board_id = board_id
         self.on_irq = on_irq  # after an interrupt handler ran: the main loop has work
@@ -57,12 +63,41 @@ class SimMachine:
         self.mem32 = Scratch()
         self.feeds = 0
         self.interrupt_time: float | None = None  # the edge's time, while its handler runs
+        self.timers: list[Timer] = []
         machine = self
 
         class BoundPin(Pin):
             _machine = machine
 
+        class BoundTimer(Timer):
+            _machine = machine
+
         self.Pin = BoundPin
+        self.Timer = BoundTimer
+
+    def interrupt(self, handler: Callable[[], None], at: float, *, wakes: bool) -> None:
+        """Run an interrupt handler at the hardware's time `at`; if it `wakes` the main loop
+        (a pin's edge, for it to take), the main loop has work after."""
+        self.interrupt_time = at
+        try:
+            handler()
+        finally:
+            self.interrupt_time = None
+        if wakes:
+            self.on_irq()
+
+    def disable_irq(self) -> int:
+        self.physics.hold()
+        return 0
+
+    def enable_irq(self, _state: int) -> None:
+        self.physics.release()
+
+    def stop_timers(self) -> None:
+        """The board resets: its timers stop."""
+        for timer in self.timers:
+            timer.deinit()
+        self.timers = []
 
     def PWM(self, pin: Pin, *, freq: int, duty_u16: int = 0) -> PWM:
         return PWM(pin, freq=freq, duty_u16=duty_u16)
@@ -97,6 +132,7 @@ class Pin:
                 self.sim.pull = "up"
 
     def value(self) -> int:
+        self._machine.physics.catch_up()
         return 1 if self.sim.state else 0
 
     def irq(self, handler: Callable[[Pin], None], trigger: int, *, hard: bool = False) -> None:
@@ -107,14 +143,40 @@ class Pin:
         self.sim.when_changed = self._changed  # type: ignore[assignment]
 
     def _changed(self, ticks: float, _state: bool) -> None:
-        if self._handler is not None:
-            machine = self._machine
-            machine.interrupt_time = ticks
-            try:
-                self._handler(self)
-            finally:
-                machine.interrupt_time = None
-            machine.on_irq()
+        handler = self._handler
+        if handler is not None:
+            self._machine.interrupt(lambda: handler(self), ticks, wakes=True)
+
+
+class Timer:
+    """A periodic hardware timer: `callback(timer)` every `period` ms, on the hardware's clock."""
+
+    PERIODIC = 1
+    _machine: SimMachine
+
+    def __init__(
+        self, *, mode: int, period: int, callback: Callable[[Timer], None], hard: bool = False
+    ) -> None:
+        if mode != self.PERIODIC:
+            raise ValueError("only periodic timers are simulated")
+        self._period = period / 1000
+        self._callback = callback
+        self._next: ClockTimer | None = None
+        self._machine.timers.append(self)
+        self._schedule(self._machine.physics.now())
+
+    def deinit(self) -> None:
+        if self._next is not None:
+            self._next.cancel()
+            self._next = None
+
+    def _schedule(self, last: float) -> None:
+        self._next = self._machine.physics.call_at(last + self._period, self._fire)
+
+    def _fire(self) -> None:
+        now = self._machine.physics.now()
+        self._schedule(now)
+        self._machine.interrupt(lambda: self._callback(self), now, wakes=False)
 
 
 class PWM:

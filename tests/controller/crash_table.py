@@ -19,6 +19,14 @@ what is owed, plays no more, and stops cleanly ("done").
 Virtual time runs far faster than any disk, so before each state line the game waits until
 the snapshot's writer has written what it was handed: the state on the disk is then what it
 is on a table whose disk keeps up with play, which is what a real table's is.
+
+The game plays as people do, so that each line means what it says. A finger lifted from a
+button comes back no sooner than the debounce window: pressed again at once, the press would
+be bounce until the window closes, and would move the turn only then, after a state line
+(hardware/debounce.py). Someone tops up the hopper before it runs out: a game goes on past
+the line its kill comes at (the test reads behind it), and an empty hopper would wait for an
+OK that no one here presses.
+
 Usage: python crash_table.py STATE_DIR, then one line per game on stdin: SEED [finish]
 """
 
@@ -36,6 +44,7 @@ from controller.game.state import Phase
 from controller.requests import ChangeSettings, DealCards
 from controller.settings import Settings
 from controller.simulation.table import SimTable
+from hardware.debounce import DEBOUNCE_WINDOW
 
 # The config says flash mode; the first game sets table mode, which only settings.json keeps.
 SETTINGS = Settings(
@@ -47,6 +56,8 @@ SETTINGS = Settings(
         "sleep_time": "off",
     }
 )
+HOPPER = 54  # a deck's worth, as the simulated launcher starts with
+LOW = 20  # topped up below this: more than a game deals in one step
 
 
 def say(line: str) -> None:
@@ -64,6 +75,8 @@ class Player:
         if model.cards_out != self.out:
             self.out = model.cards_out
             say(f"out {self.out}")
+        if model.cards_left < LOW:
+            model.refill(HOPPER - model.cards_left)
 
     def left(self) -> str:
         game = self.t.daemon.table
@@ -113,7 +126,7 @@ class Player:
         await self.t.press(name)
         await self.advance(0.05)
         await self.t.release(name)
-        await self.t.settle()
+        await self.advance(DEBOUNCE_WINDOW)
 
 
 def change(t: SimTable, name: str, value: object) -> None:

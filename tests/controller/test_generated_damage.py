@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from controller import config
@@ -192,6 +192,7 @@ snapshot_fields = st.sampled_from(sorted(json.loads(GOOD_SNAPSHOT.split(b"\n")[0
 
 @examples(300)
 @given(snapshot_fields, json_values)
+@example("stations", "\n")  # once said in two lines: "a table of \n seats"
 def test_a_snapshot_with_any_value_in_any_field_resumes_or_is_set_aside(field, value):
     fields = json.loads(GOOD_SNAPSHOT.split(b"\n")[0])
     fields[field] = value

@@ -220,3 +220,16 @@ def test_the_launcher_link_never_asks_which_launcher_it_holds():
         and "Ejector" in ast.unparse(node.args[1])
     ]
     assert asked == []
+
+
+async def test_the_beam_tells_the_ejectors_gate_each_edge_on_the_pins_own_thread():
+    """The beam's input hands its edges to the GPIO ejector's gate before the loop hears of
+    them (docs/architecture.md, "The thread border"): the gate counts every card out."""
+    async with SimTable(config(timeout_penalty=3), seed=2) as table:
+        daemon = table.daemon
+        ejector = daemon.launcher.ejector
+        beam = daemon.board.beam
+        assert beam is not None and beam.on_pin_thread == ejector.beam_edge_now
+        await start(table, 1, 2)
+        await table.advance(9.0)
+        assert table.cards_out == 3

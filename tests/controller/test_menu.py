@@ -23,6 +23,7 @@ TOP = [
     "Turn picker",
     "Jump-In",
     "Finish",
+    "Score to win",
     "Standings",
     "Launcher",
     "Custom launcher",

@@ -71,3 +71,18 @@ def test_the_remote_offers_the_settings_the_lcd_menu_offers(has_launcher):
         return found
 
     assert set(offered(table)) == keys(top(context))
+
+
+def test_every_character_the_game_puts_on_the_lcd_as_a_name_is_that_character_on_the_glass():
+    from RPLCD.codecs import A00Codec
+
+    from controller.game.lcd_charset import SHOWN
+    from hardware.sim.hd44780 import rom_glyphs
+
+    rom = rom_glyphs("A00")
+    codec = A00Codec()
+    for character in sorted(SHOWN):
+        [code] = codec.encode(character)
+        assert rom.get(code) == character, f"{character!r} is cell {code:#x} on the glass"
+    # And the two the ROM has in place of ASCII's: a name with them shows as a seat number.
+    assert not {"\\", "~"} & SHOWN

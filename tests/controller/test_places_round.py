@@ -174,6 +174,9 @@ async def test_the_standings_after_three_rounds_match_the_rounds_and_survive_a_r
         } == expected
         await goto(table, "Standings")
         await push(table)
+        # The score to 500 first, kept across the restart too: the last round's points wait.
+        assert lcd(table) == ("Card points    0", "3 to enter")
+        await goto(table, "Standings after")
         assert lcd(table) == ("Standings after", "3 rounds")
         await table.turn(1)
         assert lcd(table)[0] == "Seat 1  3 rounds"

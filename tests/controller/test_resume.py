@@ -203,3 +203,18 @@ async def test_a_resumed_game_that_fails_to_draw_is_set_aside_and_the_table_star
         await table.advance(3.0)
         assert first + table.cards_out == 4
     assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == saved
+
+
+async def test_once_play_goes_on_the_resumed_notice_is_gone_and_never_hides_a_later_screen(
+    tmp_path,
+):
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        await table.advance(1.0)
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        assert table.lcd == RESUMED
+        await table.tap("play_pause")
+        [lit] = table.lit()
+        assert table.lcd[1].startswith(f"Seat {lit} turn")
+        await table.hold(f"seat{lit}", 2.5)  # goes out: the round is over
+        assert table.lcd == ("Round over!     ", f"Seat {lit} wins!    ")

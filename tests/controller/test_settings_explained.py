@@ -20,16 +20,20 @@ from controller.tui.options_screen import options_lines
 from .test_menu import goto, lcd, push
 
 DOCS = Path(__file__).parents[2] / "docs"
-WORD_OPTIONS = [(s.key, o) for s in SETTINGS for o in s.options if isinstance(o, str)]
+# The options named by a word: a word, or 0 where it has one ("off" for target_score).
+WORD_OPTIONS = [
+    (s.key, o) for s in SETTINGS for o in s.options if isinstance(o, str) or (o == 0 and s.zero)
+]
 
 
 def test_every_setting_says_what_it_does_and_every_word_option_what_it_means():
     for spec in SETTINGS:
         assert spec.about.endswith(".") and len(spec.about) > 10, spec.key
     for key, option in WORD_OPTIONS:
-        assert MEANINGS[key][option].endswith("."), (key, option)
-        assert BY_KEY[key].explain(option) == MEANINGS[key][option]
-    assert {(k, o) for k, options in MEANINGS.items() for o in options} == set(WORD_OPTIONS)
+        assert MEANINGS[key][str(option)].endswith("."), (key, option)
+        assert BY_KEY[key].explain(option) == MEANINGS[key][str(option)]
+    meant = {(k, o) for k, options in MEANINGS.items() for o in options}
+    assert meant == {(k, str(o)) for k, o in WORD_OPTIONS}
 
 
 @pytest.mark.parametrize(("key", "option"), WORD_OPTIONS)
@@ -66,7 +70,7 @@ def test_the_views_options_screen_shows_every_line_of_the_model():
     for spec in SETTINGS:
         assert spec.about in text, spec.key
     for key, option in WORD_OPTIONS:
-        assert f"{option} {MEANINGS[key][option]}" in text, (key, option)
+        assert f"{option} {MEANINGS[key][str(option)]}" in text, (key, option)
 
 
 def test_the_settings_table_of_the_docs_says_what_each_setting_and_option_does():

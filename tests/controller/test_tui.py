@@ -339,7 +339,7 @@ def test_a_jam_mid_burst_waits_for_ok_then_sends_only_the_cards_owed():
         log = log_text(app)
         assert "! launcher jammed" in log
         assert re.search(rf"launcher_fault +fault=jam owed={owed}\n.*paused +seat={seat}", log)
-        assert "warning hardware.ejector: launcher stopped: jam" in log
+        assert "warning hardware.gpio_ejector: launcher stopped: jam" in log
         await app.advance(5.0)
         assert app.table.cards_out == out
         await keys(app, pilot, "enter", gap=1.0)

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "full-round.txt"
 PLACES_EXAMPLE = ROOT / "docs" / "examples" / "places-round.txt"
 FAMILY_EXAMPLE = ROOT / "docs" / "examples" / "family-evening.txt"
+EVENING_EXAMPLE = ROOT / "docs" / "examples" / "evening-to-500.txt"
 EVENT_LINE = re.compile(r"^ {0,3}\d+ +\d+\.\d{3} [a-z_]+( .*)?$")
 
 
@@ -64,7 +65,9 @@ def test_example_script_plays_a_full_round(capsys, monkeypatch):
     assert kinds.count("card_out") == 10
     notes = [line.split(None, 2)[2] for line in lines if line.startswith("#")]
     assert "launcher jammed" in notes and "slot cleared" in notes
-    assert any(note.startswith("warning hardware.ejector: launcher stopped: jam") for note in notes)
+    assert any(
+        note.startswith("warning hardware.gpio_ejector: launcher stopped: jam") for note in notes
+    )
     assert [int(line.split()[0]) for line in events] == list(range(1, len(events) + 1))
     seconds = [float(line.split()[1]) for line in events]
     assert seconds == sorted(seconds) and seconds[-1] > 50
@@ -88,6 +91,44 @@ def test_a_family_evening_gives_no_penalty_the_players_did_not_see_coming(capsys
     timed_out = kinds.index("timeout")
     turn_began = max(i for i, kind in enumerate(kinds[:timed_out]) if kind == "turn_started")
     assert not {"hit", "paused"} & set(kinds[turn_began:timed_out])
+
+
+def test_an_evening_to_500_with_names_and_a_restart_ends_with_the_games_winner(capsys):
+    status, lines, err = run(EVENING_EXAMPLE, capsys)
+    assert (status, err) == (0, "")
+    events = [line for line in lines if not line.startswith("#")]
+    assert all(EVENT_LINE.match(line) for line in events), events
+    kinds = [line.split()[2] for line in events]
+    assert kinds.count("round_over") == 4
+    assert kinds.count("points_entered") == 13  # three hands a round, one corrected
+    # The table restarted in the middle of the third round: its events are numbered anew,
+    # and the game went on from the paused turn with the totals it had.
+    restarted = notes(lines).index("restart: the table stops and starts again on its state")
+    assert restarted > 0
+    [resumed] = [line for line in events if line.split()[2] == "resumed"]
+    assert resumed.split()[0] == "1"
+    totals = [
+        dict(re.findall(r"(\w+)=(\S+)", line)) for line in events if " points_entered " in line
+    ]
+    assert [t["total"] for t in totals if t["winner"] == "3"] == [
+        "45",
+        "125",
+        "227",
+        "297",
+        "392",
+        "440",
+        "452",
+        "492",
+        "501",
+    ]
+    [won] = [line for line in events if line.split()[2] == "game_won"]
+    assert "seat=3 name=李小龙 total=501 target=500" in won
+    # The next round starts a new game.
+    assert kinds.index("game_won") < kinds.index("new_game")
+    assert kinds[kinds.index("new_game") + 1] == "round_started"
+    assert "lcd |Seat 3 wins     |the game!    501| lights 1:dim 2:dim 3:blink 4:dim" in notes(
+        lines
+    )
 
 
 def test_example_script_plays_a_round_for_places(capsys):
@@ -228,7 +269,7 @@ def test_a_jammed_penalty_waits_for_the_slot_to_be_cleared_and_ok(tmp_path, caps
     assert (status, err) == (0, "")
     assert notes(lines)[:2] == [
         "launcher jammed",
-        "warning hardware.ejector: launcher stopped: jam, 2 card(s) still owed",
+        "warning hardware.gpio_ejector: launcher stopped: jam, 2 card(s) still owed",
     ]
     assert notes(lines).count("slot cleared") == 1  # `ok` had nothing left to free
     events = [line for line in lines if not line.startswith("#")]
@@ -304,6 +345,11 @@ def test_an_empty_hopper_waits_for_a_refill_and_ok(tmp_path, capsys):
         ("expect standings wins=1\n", "line 1: standings has rounds, not 'wins=1'"),
         ("expect standings 3 wins=1\n", "line 1: seat 3 has no standings yet"),
         ("expect standings rounds=1\n", "line 1: the standings: rounds is 0, not 1"),
+        ('name 1 "Ann\x07a"\n', "line 1: a name may not hold the character U+0007"),
+        ("name 1\n", "line 1: name takes a seat and a name"),
+        ("points 2 1000\n", "line 1: a hand's card points are 0 to 999, not 1000"),
+        ("points 2 5\n", "line 1: points: no round is waiting for its points"),
+        ("expect total 3 5\n", "line 1: seat 3's total is 0, not 5"),
     ],
 )
 def test_a_bad_script_exits_1_naming_the_line(tmp_path, capsys, script, message):
@@ -328,7 +374,12 @@ def test_set_changes_a_setting_as_the_shell_does_and_show_adds_the_places(tmp_pa
     assert re.match(r"   1    0\.000 settings_changed changes=\{.*\"finish\":\"places\"", lines[0])
     shown = notes(lines)
     assert shown[0].startswith("lcd |Seat 1 1st place|") and shown[0].endswith(" places 1st:1")
-    assert shown[1:] == ["No round counted yet: the standings start with the first one won."]
+    # The first place scores the others' hands: the game to 500 waits for their points.
+    assert shown[1:] == [
+        "Game to 500: Seat 1 0, Seat 2 0, Seat 3 0",
+        "Card points to enter for Seat 2, Seat 3",
+        "No round counted yet: the standings start with the first one won.",
+    ]
 
 
 def test_a_script_that_cannot_be_parsed_plays_nothing(tmp_path, capsys):

@@ -1,4 +1,6 @@
-"""Runs the firmware's pure modules on fixed inputs and prints what they did, one JSON line.
+"""Runs the firmware's pure modules on fixed inputs and prints what they did as JSON lines: the
+first for all but the conversations of the vectors, then one for each conversation (one at a
+time: MicroPython's WebAssembly build has a heap of 1 MB).
 
 The same file runs under CPython and under MicroPython (so: only the subset both have); the
 tests compare the two outputs and check CPython's against what the protocol promises.
@@ -6,6 +8,7 @@ Usage: pure_checks.py ROOT, where ROOT holds firmware/ (MicroPython, whose sys.a
 set from outside, gets ROOT as a global instead).
 """
 
+import gc
 import json
 import sys
 
@@ -58,8 +61,7 @@ def vectors():
         out["taken"].append(handed_on(unhex(case["hex"])))
     info = next(case for case in v["good"] if case["type"] == "INFO")
     out["banner"] = banner(unhex(info["payload"])[4:])
-    out["conversations"] = [converse(talk) for talk in v["conversations"]]
-    return out
+    return out, v["conversations"]
 
 
 CAUSES = {"power-on": p.R_POWER_ON, "watchdog": p.R_WATCHDOG, "soft reset": p.R_SOFT}
@@ -282,10 +284,11 @@ def start_run():
     return {"steps": steps, "drive": m.log}
 
 
+checked, talks = vectors()
 print(
     json.dumps(
         {
-            "vectors": vectors(),
+            "vectors": checked,
             "dispense3": dispenser_run(3),
             "glitches": dispenser_run(2, glitch=True),
             "jam": dispenser_run(4, jam_after=1),
@@ -296,3 +299,7 @@ print(
         }
     )
 )
+del checked
+while talks:
+    print(json.dumps(converse(talks.pop(0))))
+    gc.collect()

@@ -38,12 +38,22 @@ os._exit(0)
 """
 
 
+def results(printed: str) -> dict:
+    """pure_checks.py's lines as one dict: the first, with the conversations that follow it
+    under its vectors."""
+    lines = [json.loads(line) for line in printed.splitlines() if line.startswith("{")]
+    assert lines, printed
+    first, *talks = lines
+    first["vectors"]["conversations"] = talks
+    return first
+
+
 @pytest.fixture(scope="module")
 def cpython() -> dict:
     out = subprocess.run(
         [sys.executable, str(CHECKS), str(ROOT)], capture_output=True, text=True, check=True
     )
-    return json.loads(out.stdout)
+    return results(out.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +64,7 @@ def micropython() -> dict:
         text=True,
         check=True,
     )
-    lines = out.stdout.strip().splitlines()
-    assert lines and lines[-1].startswith("{"), out.stdout
-    return json.loads(lines[-1])
+    return results(out.stdout)
 
 
 def test_micropython_gives_the_same_results_as_cpython(cpython, micropython):

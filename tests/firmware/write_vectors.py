@@ -19,6 +19,7 @@ from firmware import protocol as p
 from firmware.frame import Decoder
 from firmware.launcher import Launcher, banner
 from firmware.link import Link
+from tests.firmware.table_host import TableHost
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "firmware" / "vectors.json"
@@ -82,9 +83,18 @@ def describe(data: bytes) -> str:
 
 
 class Talk:
-    """One conversation: a launcher just started, a host with the port open."""
+    """One conversation: a launcher just started, a host with the port open. The host is a
+    script (a host link that sends what the script says), or, with `table` (its first
+    dispense id), the table's own host (table_host.py), which decides what it sends."""
 
-    def __init__(self, name: str, meaning: str, start: int = START, welcoming: bool = True):
+    def __init__(
+        self,
+        name: str,
+        meaning: str,
+        start: int = START,
+        welcoming: bool = True,
+        table: int | None = None,
+    ):
         self.name, self.meaning, self.start = name, meaning, start
         self.now = 0
         self.steps: list[dict] = []
@@ -92,10 +102,20 @@ class Talk:
         self.kept = (0, 0)  # what the scratch registers hold
         self.line: list[tuple[str, object]] = []  # written, not yet arrived: (who, what)
         self.losing: list[tuple[str, int | None]] = []  # the next frame of (who, kind) is lost
+        self.dead_until = 0  # nothing arrives either way before this time
+        self.deaf_until = 0  # nothing of the launcher's arrives before this time
         self.answers: list[tuple[int, bytes]] = []  # what the host sends on what it took
         self.welcoming = welcoming  # the host welcomes a start as it takes it
-        self.host: Link | None = Link(lambda data: self.line.append(("host", data)))
+        self.host: Link | None = None
+        self.table: TableHost | None = None
+        self.first_id = table
         self._boot(p.R_POWER_ON, start)
+        if table is None:
+            self.host = Link(lambda data: self.line.append(("host", data)))
+        else:
+            self.table = TableHost(lambda data: self.line.append(("host", data)), 0, table)
+            self.table.opened()
+        self._pump()
 
     # -- the script
 
@@ -106,6 +126,8 @@ class Talk:
             dues = [self.launcher.next_due()]
             if self.host is not None:
                 dues.append(self.host.next_due())
+            if self.table is not None:
+                dues.append(self.table.next_due())
             due = min((d for d in dues if d is not None), default=None)
             if due is None or due > when:
                 break
@@ -123,9 +145,57 @@ class Talk:
         self._pump()
         return self
 
+    def queue(self, kind: int, payload: bytes = b"") -> Talk:
+        """The host queues a frame now, behind the one in flight."""
+        assert self.host is not None
+        self._settle()
+        self.host.send(kind, payload, self.now)
+        self._pump()
+        return self
+
     def lose(self, who: str, kind: int) -> Talk:
         """The next frame of `kind` that `who` writes never arrives."""
         self.losing.append((who, kind))
+        return self
+
+    def lose_all(self, until: int, launcher_only: bool = False) -> Talk:
+        """Nothing arrives from now until `until`: either way, or (`launcher_only`) of what
+        the launcher writes (the host's frames still arrive)."""
+        if launcher_only:
+            self.deaf_until = until
+        else:
+            self.dead_until = until
+        return self
+
+    def ask(self, what: str) -> Talk:
+        """The table asks its host for cards ("asks N") or to go on after a jam ("resumes")."""
+        assert self.table is not None
+        self._settle()
+        self._pump()
+        self.steps.append({"at": self.now, "table": what})
+        self.table.act(what)
+        self._pump()
+        return self
+
+    def restart(self, first_id: int) -> Talk:
+        """The table's daemon dies and starts again (the port closed and opened anew), and
+        takes up its record: the dispense on its way, and the cards still owed."""
+        assert self.table is not None
+        self._settle()
+        self._pump()
+        ejector = self.table.ejector
+        record, owed = ejector.sent, ejector.owed
+        self.steps.append(
+            {
+                "at": self.now,
+                "table": "restarts",
+                "record": None if record is None else list(record),
+                "owed": owed,
+                "first_id": first_id,
+            }
+        )
+        self.table.restart(record, owed, first_id)
+        self._pump()
         return self
 
     def beam(self, clear: bool) -> Talk:
@@ -156,6 +226,11 @@ class Talk:
         """The host closes the port (the daemon stops) or opens it again (with a new link)."""
         self._pump()
         self.steps.append({"at": self.now, "port": "opened" if opened else "closed"})
+        if self.table is not None:
+            self.table.advance(self.now)
+            (self.table.opened if opened else self.table.lost)()
+            self._pump()
+            return self
         self.host = Link(lambda data: self.line.append(("host", data))) if opened else None
         return self
 
@@ -174,6 +249,7 @@ class Talk:
             }
         )
         self._boot(cause, start)
+        self._pump()
         return self
 
     def welcome(self) -> Talk:
@@ -182,7 +258,7 @@ class Talk:
 
     def write(self) -> dict:
         self._pump()
-        return {
+        talk = {
             "name": self.name,
             "meaning": self.meaning,
             "board": BOARD.hex(),
@@ -191,6 +267,14 @@ class Talk:
             "until": self.now,
             "steps": self.steps,
         }
+        if self.table is not None:
+            ejector = self.table.ejector
+            talk["table"] = {
+                "first_id": self.first_id,
+                "counted": self.table.counted,
+                "owed": ejector.owed,
+            }
+        return talk
 
     # -- the line
 
@@ -218,7 +302,6 @@ class Talk:
             return frames
 
         link.receive = receive
-        self._pump()
 
     def _keep(self, ident: int, counted: int) -> None:
         self.kept = (ident, counted)
@@ -233,6 +316,9 @@ class Talk:
                 if due is None or due > self.now:
                     break
                 side.poll(due)
+            self._pump()
+        if self.table is not None:
+            self.table.advance(self.now)
             self._pump()
 
     def _pump(self) -> None:
@@ -251,6 +337,16 @@ class Talk:
             if (who, kind) in self.losing:
                 self.losing.remove((who, kind))
                 step["lost"] = True
+                continue
+            if self.now < self.dead_until or (who == "launcher" and self.now < self.deaf_until):
+                step["lost"] = True
+                continue
+            if who == "launcher" and self.table is not None:
+                if not self.table.ejector.connected:
+                    step["lost"] = True
+                    continue
+                self.table.advance(self.now)
+                self.table.receive(what)
                 continue
             if who == "launcher":
                 if self.host is None:
@@ -447,24 +543,21 @@ def conversations() -> list[dict]:
 
     t = Talk(
         "watchdog-reset",
-        "The launcher's watchdog resets it during a dispense, after the second card, before "
-        "the host's KEPT of it arrives. The scratch registers keep the dispense: RESET names "
-        "it with 2 cards, and the host counts 2. The KEPT sent again before the host has "
-        "heard of the start is neither acknowledged nor taken; once RESET and START come, "
-        "the host forgets it, welcomes the start and waits for INFO. The id asked again is "
-        "answered from memory (STOPPED, 2), the motor still; the card still owed goes under "
-        "a new id.",
+        "The table's host. The launcher's watchdog resets it during a dispense, after the "
+        "second card, before the host's KEPT of it arrives. The scratch registers keep the "
+        "dispense: RESET names it with 2 cards, and the host counts 2. The KEPT sent again "
+        "before the host has heard of the start is neither acknowledged nor taken; once RESET "
+        "and START come, the host forgets it, welcomes the start, and waits for INFO. Then it "
+        "asks for the card still owed under a new id; it never asks the old one again (it "
+        "would be answered from memory, STOPPED with 2, and deal nothing).",
+        table=801,
     ).welcome()
-    t.at(10_000).send(p.DISPENSE, p.pack(p.ID_COUNT, 801, 3))
-    t.card(200_000, 230_000).send(p.KEPT, idp(801, 1))
-    t.card(320_000, 350_000).lose("host", p.KEPT).send(p.KEPT, idp(801, 2))
-    t.at(355_000).lose("launcher", p.RESET).reset(p.R_WATCHDOG, 0x1C0FFEE5).at(600_000)
-    t.send(p.DISPENSE, p.pack(p.ID_COUNT, 801, 3))
-    t.at(610_000).send(p.DISPENSE, p.pack(p.ID_COUNT, 802, 1))
+    t.at(10_000).ask("asks 3")
+    t.card(200_000, 230_000)
+    t.lose("host", p.KEPT).card(320_000, 350_000)
+    t.at(355_000).lose("launcher", p.RESET).reset(p.R_WATCHDOG, 0x1C0FFEE5)
     t.card(700_000, 730_000)
-    talk = t.at(830_000).write()
-    talk["host"] = {"dispense": [801, 3, 2], "let_past": 2, "counted": 2}
-    talks.append(talk)
+    talks.append(t.at(830_000).write())
 
     t = Talk(
         "power-cut",
@@ -483,6 +576,150 @@ def conversations() -> list[dict]:
     talk = t.at(730_000).write()
     talk["host"] = {"dispense": [901, 3, 1], "let_past": 1, "counted": 2}
     talks.append(talk)
+    talks += questions()
+    return talks
+
+
+def questions() -> list[dict]:
+    """Conversations for what a host author asks (PROTOCOL.md, For host authors)."""
+    talks = []
+
+    t = Talk(
+        "link-down",
+        "The table's host. The line carries nothing either way for 1.5 s in the middle of a "
+        "dispense (the port stays open). After 1.2 s without a frame the host takes the link "
+        "as down (it asks for nothing new) but does not open the port again: it keeps "
+        "sending the frame in flight (its heartbeat's STATUS) every 100 ms. The launcher, "
+        "which heard the host less than 2 s ago, waits with the motor off for the KEPT of "
+        "its second card, sending its CARD again every 100 ms. When the line carries again, "
+        "the launcher's frames bring the link back, and the host asks the dispense in play "
+        "again under its id (answered from memory: CARD 2); its KEPT, still in its queue, "
+        "lets the last card go.",
+        table=1101,
+    ).welcome()
+    t.at(10_000).ask("asks 3")
+    t.card(200_000, 230_000).at(300_000).lose_all(1_800_000)
+    t.card(320_000, 350_000).at(1_800_000).card(2_000_000, 2_030_000)
+    talks.append(t.at(2_100_000).write())
+
+    t = Talk(
+        "news-lost",
+        "The table's host. The only way news is lost on a line that works: the port opened "
+        "again while the launcher's frames do not arrive. Each HELLO sent again is taken and "
+        "answered with INFO; 24 INFOs wait behind the CARD in flight, and the one after "
+        "pushes out the oldest waiting, DONE. When the launcher's frames arrive again, the "
+        "host, as after every opening, asks the dispense in play again under its id once "
+        "INFO has come: it is answered from memory with DONE.",
+        table=1201,
+    ).welcome()
+    t.at(10_000).ask("asks 2")
+    t.card(200_000, 230_000).lose_all(3_400_000, launcher_only=True)
+    t.card(320_000, 350_000).at(400_000).port(False).at(450_000).port(True)
+    talks.append(t.at(3_700_000).write())
+
+    t = Talk(
+        "kept-waiting",
+        "The table's host. The count the host last told KEPT is the last one it wrote to the "
+        "line, acknowledged or not: one only waiting in its queue cannot have been taken. "
+        "Here the first card's CARD comes while the heartbeat's STATUS waits for an ACK that "
+        "was lost, so KEPT 1 waits behind it; the power goes before it is written. The "
+        "launcher, switched on again, has forgotten the dispense; it was let past no count, "
+        "so at most its first card left, which the host heard: it counts 1, exactly, and "
+        "asks for the 2 still owed under a new id.",
+        table=1401,
+    ).welcome()
+    t.at(10_000).ask("asks 3").at(400_000).lose("launcher", p.ACK)
+    t.card(470_000, 499_000).at(550_000).reset(p.R_POWER_ON, 0x3A1B2C4D)
+    t.card(900_000, 930_000).card(1_020_000, 1_050_000)
+    talks.append(t.at(1_150_000).write())
+
+    t = Talk(
+        "never-left",
+        "The table's host. A DISPENSE that never left the host is one never written to the "
+        "line: it waits behind the heartbeat's STATUS, whose ACK was lost, when the power "
+        "goes. The launcher switched on again names no dispense, and the host asks for this "
+        "one again as it is, under its id (the launcher starts it from nothing).",
+        table=1501,
+    ).welcome()
+    t.at(400_000).lose("launcher", p.ACK).at(501_000).ask("asks 2")
+    t.at(550_000).reset(p.R_POWER_ON, 0x5EB1A2C3)
+    t.card(900_000, 930_000).card(1_020_000, 1_050_000)
+    talks.append(t.at(1_150_000).write())
+
+    t = Talk(
+        "restart",
+        "The table's host. Its daemon dies after the DISPENSE left (its record held the "
+        "dispense before it was written: there is no moment at which a DISPENSE is on the "
+        "line and not on the record), and the port closes. The launcher deals the first "
+        "card (its CARD reaches nobody) and waits for its KEPT. The daemon starts again "
+        "with its record (the id, 3 asked, none heard) and the port opens: the CARD sent "
+        "again counts the card, and once INFO has come the host asks the same id again, as "
+        "the first time: the launcher answers from memory (CARD 1), the host keeps that "
+        "count, and the rest follows.",
+        table=1551,
+    ).welcome()
+    t.at(10_000).ask("asks 3").at(150_000).port(False)
+    t.card(200_000, 230_000).at(800_000).restart(first_id=5001)
+    t.card(1_000_000, 1_030_000).card(1_120_000, 1_150_000)
+    talks.append(t.at(1_250_000).write())
+
+    t = Talk(
+        "jam-crossing",
+        "The table's host. A card sticks in the beam: JAM with 1 counted. A person clears "
+        "the slot and says so (the table resumes) in the very moment the card comes out, so "
+        "the DISPENSE for the 2 still owed reaches the launcher before the card has counted "
+        "(3 ms of clear beam): the launcher counts it for the jammed dispense first (CARD "
+        "after JAM), then starts the new one. The host, which asked for 2 and now owes 1, "
+        "lets no card past what it owes: after the new dispense's first card it sends no "
+        "KEPT but STOP, and the dispense ends there (STOPPED, 1). Three cards, as asked.",
+        table=1601,
+    ).welcome()
+    t.at(10_000).ask("asks 3")
+    t.card(200_000, 230_000).at(320_000).beam(False).at(1_400_000).beam(True)
+    t.at(1_401_000).ask("resumes").card(1_600_000, 1_630_000)
+    talks.append(t.at(2_100_000).write())
+
+    t = Talk(
+        "heartbeat",
+        "The table's host. Its heartbeat keeps a fixed beat of 500 ms from the opening of "
+        "the port (it does not start over after other frames): at each beat, a STATUS if "
+        "nothing waits to be sent or acknowledged, else nothing (the frame resent every "
+        "100 ms keeps the launcher's watchdog fed as well). Here the launcher's ACK of the "
+        "DISPENSE is lost, so at the beat of 1 s the DISPENSE is still in flight and no "
+        "STATUS goes. Before the launcher's start is welcomed, its HELLO waits "
+        "unacknowledged, so no STATUS goes before WELCOME either.",
+        table=1701,
+    ).welcome()
+    t.at(990_000).lose("launcher", p.ACK).ask("asks 1").card(1_300_000, 1_330_000)
+    talks.append(t.at(1_600_000).write())
+
+    t = Talk(
+        "idle-watchdog",
+        "The launcher's watchdog of the host runs while nothing is dispensed too: after 2 s "
+        "with no frame from the host it fires, with nothing to stop and nothing to send. "
+        "The first frame after that ends it; a STATUS that is that frame is answered with "
+        "STATE 4 (host lost), the next with STATE 0. A DISPENSE after it deals as usual.",
+    ).welcome()
+    t.at(2_200_000).send(p.STATUS).at(2_210_000).send(p.STATUS)
+    t.at(2_220_000).send(p.DISPENSE, p.pack(p.ID_COUNT, 1801, 1)).card(2_400_000, 2_430_000)
+    talks.append(t.at(2_530_000).write())
+
+    t = Talk(
+        "queue-replaced",
+        "A frame that replaces an older one of its kind waiting in the queue (KEPT and CARD "
+        "of the same dispense id, SET of the same parameter, STATE) drops the older one and "
+        "goes to the back of the queue, behind frames queued before it. Here the host's "
+        "STATUS waits for an ACK that was lost while it queues KEPT 1, SET 900, SET 1200 "
+        "(SET 900 is dropped) and KEPT 1 once more (the first is dropped): once the STATUS "
+        "is acknowledged, SET 1200 goes, then KEPT 1, and the roller, stopped 40 ms after the "
+        "first card, starts again.",
+    ).welcome()
+    t.at(10_000).send(p.DISPENSE, p.pack(p.ID_COUNT, 1901, 2)).card(200_000, 230_000)
+    t.at(240_000).lose("launcher", p.ACK).send(p.STATUS).queue(p.KEPT, idp(1901, 1))
+    t.queue(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, 900))
+    t.queue(p.SET, p.pack(p.SET_FORMAT, p.P_JAM_MS, 1200)).queue(p.KEPT, idp(1901, 1))
+    t.card(600_000, 630_000)
+    talks.append(t.at(730_000).write())
 
     return talks
 

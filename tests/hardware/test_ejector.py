@@ -7,7 +7,8 @@ import pytest
 from gpiozero import Motor
 
 from hardware.clock import VirtualClock
-from hardware.ejector import CardCounted, GpioEjector, Halted
+from hardware.ejector import CardCounted, Halted
+from hardware.gpio_ejector import GpioEjector
 from hardware.inputs import EdgeInput
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
 from hardware.sim.launcher_model import LauncherModel
@@ -317,11 +318,11 @@ def test_a_cards_rules_and_constants_exist_once_in_the_firmwares_dispenser(rig):
     import re
     from pathlib import Path
 
-    import hardware.ejector
+    import hardware.gpio_ejector
     from controller.settings import setting
     from firmware.dispenser import JAM_US, Dispenser
 
-    source = Path(hardware.ejector.__file__).read_text(encoding="utf-8")
+    source = Path(hardware.gpio_ejector.__file__).read_text(encoding="utf-8")
     for name in ("MIN_CARD", "CLEAR", "SOFT_START", "RETRACT", "WRITE_WINDOW", "KEPT_WINDOW"):
         assert not re.search(rf"^{name}\w* =", source, re.M), name
     assert isinstance(rig.ejector._dispenser, Dispenser)

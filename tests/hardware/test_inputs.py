@@ -1,4 +1,5 @@
-"""Our debounce: one press per bounce burst, edge times kept, short taps not lost."""
+"""Our debounce: one press per bounce burst, edge times kept, short taps not lost; and the
+input that hands each edge over, in the order the edges came."""
 
 import random
 
@@ -82,3 +83,26 @@ def test_an_edge_input_reports_each_change_once_and_keeps_gpiozeros_own_events()
     assert pressed == [True]  # gpiozero's own handler still runs
     assert button.is_active is False
     button.close()
+
+
+def test_an_edge_the_pin_thread_handler_makes_at_once_is_handed_over_after_its_cause(factory):
+    # The launcher's gate stops the motor from the beam's edge on the pin thread; a simulated
+    # launcher's model may answer with the next beam edge inside that very call.
+    from hardware.inputs import EdgeInput
+
+    edges: list[tuple[str, bool, float]] = []
+    beam = EdgeInput(
+        22, role="launcher.beam", on_edge=lambda *edge: edges.append(edge), pin_factory=factory
+    )
+    pin = factory.pin(22)
+
+    def gate(active: bool, time: float) -> None:
+        if active:  # the card's front: its tail clears the beam at once
+            factory.clock.set(time + 0.01)
+            pin.drive_high()
+
+    beam.on_pin_thread = gate
+    front = factory.clock.now()
+    pin.drive_low()
+    assert edges == [("launcher.beam", True, front), ("launcher.beam", False, front + 0.01)]
+    beam.close()

@@ -1,7 +1,8 @@
 """The host's side of the protocol's test vectors (firmware/vectors.json): every vector read
-through the host's link (firmware/link.py under CPython, as hardware.serial_ejector runs it)
-and the host's reading of a reset (hardware.serial_dispense). The launcher's side reads the
-same vectors in tests/firmware."""
+through the host's link (firmware/link.py under CPython, as hardware.controller_session runs
+it) and the host's reading of a reset (hardware.serial_dispense); the conversations with the
+table's own host (hardware.serial_ejector) replayed through it, every frame it decides to
+send checked. The launcher's side reads the same vectors in tests/firmware."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from firmware import protocol as p
 from firmware.frame import Decoder, crc16, encode
 from firmware.link import Link
 from hardware.serial_dispense import SerialDispense, counted_at_reset
+from tests.firmware.table_host import TableHost
 from tests.firmware.write_vectors import describe
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,12 +166,56 @@ def host_side(talk: dict) -> tuple[list[list], list[bool]]:
     return written, taken
 
 
-@pytest.mark.parametrize("talk", VECTORS["conversations"], ids=lambda t: t["name"])
-def test_the_host_link_says_what_every_conversation_says(talk):
+def replay_table(talk: dict) -> tuple[list[list], TableHost]:
+    """The table's own host in a conversation: the launcher's bytes that reach it, the port,
+    and what the table asks of it (cards, a resume, a restart of the daemon with its record),
+    each at its time, and what falls due in between at its own. Returns what it wrote."""
+    written: list[list] = []
+    host = TableHost(
+        lambda data: written.append([round(host.clock.now() * 1_000_000), data.hex()]),
+        0,
+        talk["table"]["first_id"],
+    )
+    host.opened()
+    for step in [*talk["steps"], {"at": talk["until"]}]:
+        host.advance(step["at"])
+        if "launcher" in step and not step.get("lost"):
+            host.receive(bytes.fromhex(step["launcher"]))
+        elif "port" in step:
+            (host.opened if step["port"] == "opened" else host.lost)()
+        elif step.get("table") == "restarts":
+            record = step["record"]
+            host.restart(record and tuple(record), step["owed"], step["first_id"])
+        elif "table" in step:
+            host.act(step["table"])
+    return written, host
+
+
+SCRIPTED = [talk for talk in VECTORS["conversations"] if "table" not in talk]
+TABLE = [talk for talk in VECTORS["conversations"] if "table" in talk]
+
+
+@pytest.mark.parametrize("talk", SCRIPTED, ids=lambda t: t["name"])
+def test_the_host_link_says_what_every_scripted_conversation_says(talk):
     written, taken, counted = replay(talk)
     assert (written, taken) == host_side(talk)
     if "host" in talk:
         assert counted == talk["host"]["counted"]
+
+
+@pytest.mark.parametrize("talk", TABLE, ids=lambda t: t["name"])
+def test_the_tables_host_writes_what_every_conversation_of_it_says(talk):
+    """Every frame it writes, at its time, decided by itself (ACKs, resends, the heartbeat,
+    welcomes, what it asks and keeps); and the cards it counts, and still owes, at the end."""
+    written, host = replay_table(talk)
+    assert written == [[s["at"], s["host"]] for s in talk["steps"] if "host" in s]
+    assert host.counted == talk["table"]["counted"]
+    assert host.ejector.owed == talk["table"]["owed"]
+
+
+def test_every_conversation_is_played_by_the_host():
+    assert SCRIPTED and TABLE
+    assert len(SCRIPTED) + len(TABLE) == len(VECTORS["conversations"])
 
 
 def test_every_step_of_every_conversation_says_what_it_is():
@@ -185,7 +231,7 @@ CHECKS: dict[str, Callable] = {
     "good": test_the_host_sends_and_takes_every_good_vector,
     "bad": test_the_host_drops_every_bad_vector_without_a_word,
     "streams": test_the_host_finds_and_takes_the_frames_of_every_stream,
-    "conversations": test_the_host_link_says_what_every_conversation_says,
+    "conversations": test_every_conversation_is_played_by_the_host,
 }
 
 

@@ -12,6 +12,7 @@ let lastId = ""; // the last game event's id (the daemon's boot and its seq), to
 let turnedAway = false; // the table said "too many viewers": its stream comes back later
 let source = null;
 let timer = null; // the latest timer message, and when it came (performance.now())
+let frame = 0; // the bar's next animation frame, while one is asked for
 let settingsModel = null;
 let settings = {};
 let launcherText = "";
@@ -51,7 +52,7 @@ function connect() {
   source.addEventListener("board", (m) => showBoard(JSON.parse(m.data)));
   source.addEventListener("timer", (m) => { timer = { ...JSON.parse(m.data || "null"), at: performance.now() }; showTimer(); });
   source.addEventListener("settings", (m) => showSettings(JSON.parse(m.data)));
-  source.addEventListener("standings", () => {});
+  source.addEventListener("standings", (m) => showStandings(JSON.parse(m.data)));
   source.addEventListener("reset", () => { $("events").replaceChildren(); $("hits").replaceChildren(); lastSeq = 0; });
   source.addEventListener("game", (m) => { lastId = m.lastEventId; showEvent(JSON.parse(m.data)); });
 }
@@ -60,6 +61,7 @@ function showState(state) {
   const phase = { seating: "Seating: press your button to join", turn: "Playing", slap: "SLAP race!",
     notice: "Playing", paused: "Paused", round_over: "Round over", extreme: "Extreme" }[state.phase] || state.phase;
   text($("phase"), `${phase} · mode ${state.mode}${state.asleep ? " · asleep" : ""}`);
+  showNames(state.names || {});
   document.body.dataset.phase = state.phase;
   const launcher = {
     none: "No launcher on this table.",
@@ -93,9 +95,11 @@ function showBoard(board) {
     item.className = `seat ${light.pattern}`;
     item.dataset.pattern = light.pattern;
     text(item.children[0], light.label);
-    text(item.children[1], light.meaning);
-    item.setAttribute("aria-label", `Seat ${light.seat}: ${light.meaning}`);
+    item.dataset.seat = light.seat;
+    item.dataset.meaning = light.meaning;
+    labelSeat(item);
   });
+  buildNames(board.lights.length);
   text($("lcd"), board.lcd.join("\n"));
   linkDown = board.launcher_link === false;
   showLauncher();
@@ -108,8 +112,8 @@ function showTimer() {
   const elapsed = timer.running ? (performance.now() - timer.at) / 1000 : 0;
   const left = timer.left === null ? null : Math.max(timer.left - elapsed, 0);
   const paused = timer.running ? "" : " (paused)";
-  text($("turn-text"), left === null ? `Seat ${timer.seat}'s turn: time hidden${paused}`
-    : `Seat ${timer.seat}'s turn: ${Math.ceil(left)} s left${paused}`);
+  text($("turn-text"), left === null ? `${who(timer.seat)}'s turn: time hidden${paused}`
+    : `${who(timer.seat)}'s turn: ${Math.ceil(left)} s left${paused}`);
   const bar = $("bar");
   const warning = timer.warning || (left !== null && left <= 2);
   bar.classList.toggle("warning", warning);
@@ -119,20 +123,16 @@ function showTimer() {
     bar.setAttribute("aria-valuemax", String(timer.limit));
     bar.setAttribute("aria-valuenow", left.toFixed(1));
   }
-  if (timer.running && left) requestAnimationFrame(showTimer);
-}
-
-function describe(event) {
-  const rest = Object.entries(event).filter(([k]) => k !== "seq" && k !== "type")
-    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-  return `${event.seq} ${event.type} ${rest}`;
+  if (timer.running && left && !frame) {
+    frame = requestAnimationFrame(() => { frame = 0; showTimer(); }); // one frame asked at a time
+  }
 }
 
 function showEvent(event) {
   if (event.seq <= lastSeq) return; // a repeat after a reconnection
   lastSeq = event.seq;
   const item = document.createElement("li");
-  item.textContent = describe(event);
+  item.textContent = sentence(event, who);
   const events = $("events");
   events.prepend(item);
   while (events.children.length > EVENTS_SHOWN) events.lastChild.remove();
@@ -145,16 +145,16 @@ function showSlap(event) {
   const list = $("slap");
   list.replaceChildren(...event.order.map((press) => {
     const item = document.createElement("li");
-    item.textContent = `Seat ${press.seat}: ${press.ms} ms${press.tie ? " (tie)" : ""}`;
+    item.textContent = `${who(press.seat)}: ${press.ms} ms${press.tie ? " (tie)" : ""}`;
     return item;
   }));
   for (const seat of event.slowest.filter((s) => !event.order.some((p) => p.seat === s && p.ms !== null))) {
     const item = document.createElement("li");
-    item.textContent = `Seat ${seat}: no press`;
+    item.textContent = `${who(seat)}: no press`;
     list.append(item);
   }
   const slowest = document.createElement("li");
-  slowest.textContent = `Slowest: seat ${event.slowest.join(", ")} draws ${event.penalty}`;
+  slowest.textContent = `Slowest: ${event.slowest.map(who).join(", ")} draws ${event.penalty}`;
   slowest.className = "slowest";
   list.append(slowest);
   $("slap-none").hidden = true;
@@ -162,18 +162,18 @@ function showSlap(event) {
 
 function showHit(event) {
   const item = document.createElement("li");
-  const who = event.seat === null ? "A hit" : `Seat ${event.seat}`;
-  item.textContent = event.cards ? `${who}: ${event.cards} card${event.cards > 1 ? "s" : ""}` : `${who}: nothing`;
+  const hit = event.seat === null ? "A hit" : who(event.seat);
+  item.textContent = event.cards ? `${hit}: ${event.cards} card${event.cards > 1 ? "s" : ""}` : `${hit}: nothing`;
   $("hits").prepend(item);
   while ($("hits").children.length > HITS_SHOWN) $("hits").lastChild.remove();
 }
 
 function showRound(event) {
   $("round").hidden = false;
-  text($("round-winner"), event.winner === null ? "Ended before anyone went out." : `Seat ${event.winner} won.`
-    + (event.places.length ? ` Places: ${event.places.join(", ")}.` : ""));
-  const head = ["Seat", "Turns", "Avg turn s", "Timeouts", "SLAPs lost", "SLAP best ms", "Cards"];
-  const rows = event.seats.map((s) => [s.seat, s.turns, s.average_turn ?? "–", s.timeouts,
+  text($("round-winner"), event.winner === null ? "Ended before anyone went out." : `${who(event.winner)} won.`
+    + (event.places.length ? ` Places: ${event.places.map(who).join(", ")}.` : ""));
+  const head = ["Player", "Turns", "Avg turn s", "Timeouts", "SLAPs lost", "SLAP best ms", "Cards"];
+  const rows = event.seats.map((s) => [s.name || `Seat ${s.seat}`, s.turns, s.average_turn ?? "–", s.timeouts,
     s.slaps_lost, s.slap_best_ms ?? "–", s.launcher_cards]);
   const table = $("round-table");
   table.replaceChildren();

@@ -20,7 +20,14 @@ from controller.game import (
     next_wakeup,
     step,
 )
-from controller.game.events import CardOut, Event, ExactDraw, LauncherStopped
+from controller.game.events import (
+    CardOut,
+    Event,
+    ExactDraw,
+    HandPoints,
+    LauncherStopped,
+    SeatName,
+)
 from controller.settings import Settings
 
 STATIONS = 5
@@ -48,6 +55,7 @@ game_settings = st.fixed_dictionaries(
         "picker": st.sampled_from(["classic", "fair"]),
         "handicap_seat2": st.sampled_from([0, 3]),
         "finish": st.sampled_from(["first", "places", "places"]),
+        "target_score": st.sampled_from([0, 100, 500]),
     }
 )
 gaps = st.sampled_from([0.0, 0.0005, 0.01, 0.1, 0.3, 0.6, 1.0, 2.0, 2.5, 5.0, 30.0, 90.0])
@@ -69,6 +77,19 @@ action = st.one_of(
     # From the menu: a player out with a place brought back; the standings started over.
     st.tuples(st.just("back"), st.sampled_from(INPUTS[:STATIONS]), st.just(0.0), st.just(0.0)),
     st.tuples(st.just("reset"), st.just(""), st.just(0.0), st.just(0.0)),
+    # From a remote: a name (the longest, one the LCD cannot show, none), a hand's points.
+    st.tuples(
+        st.just("name"),
+        st.sampled_from(INPUTS[:STATIONS]),
+        st.sampled_from(["Maximilianus", "李小龙", "", "Bö"]),
+        st.just(0.0),
+    ),
+    st.tuples(
+        st.just("points"),
+        st.sampled_from(INPUTS[:STATIONS]),
+        st.sampled_from([0, 60, 999]),
+        st.just(0.0),
+    ),
 )
 games = st.tuples(
     game_settings,
@@ -119,6 +140,15 @@ class RandomGame:
             feed(Release(f"seat{seat}", self.now + 0.1), self.now + 0.1)
         feed(Press("play_pause", self.now + 0.2), self.now + 0.2)
         for kind, name, gap, lag in self.actions:
+            if kind in ("name", "points"):  # `gap` holds the name or the points
+                seat = int(name.removeprefix("seat"))
+                made = (
+                    SeatName(seat, gap, self.now)
+                    if kind == "name"
+                    else HandPoints(seat, gap, self.now)
+                )
+                feed(made, self.now)
+                continue
             edge = self.now + gap
             if kind == "early":
                 edge = self.now - gap  # an edge from before the last event, handled only now
@@ -143,6 +173,7 @@ class RandomGame:
                 feed(Command("bring_back", now, int(name.removeprefix("seat"))), now)
             elif kind == "reset":
                 feed(Command("reset_standings", now), now)
+
             else:
                 changed = self.table.settings.replace({"jump_in": "on", "turn_timer": 3})
                 feed(Configure(changed, now), now)

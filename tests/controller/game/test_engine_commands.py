@@ -207,7 +207,7 @@ def test_change_seats_shows_the_seating_screen_a_full_page_before_the_standings(
     game.hold("seat1", WIN_HOLD + 0.1)
     command(game, "seating")
     game.wait(PAGE_TIME)
-    assert game.lines == ("Standings after", "1 round")
+    assert game.lines == ("Card points    0", "1 to enter")  # the score, then the standings
     game.tap("play_pause")  # the next round starts from a standings page
     game.hold("seat2", WIN_HOLD + 0.1)
     assert game.table.phase is Phase.ROUND_OVER
@@ -217,7 +217,7 @@ def test_change_seats_shows_the_seating_screen_a_full_page_before_the_standings(
     game.wait(PAGE_TIME - 0.1)
     assert game.lines == seating
     game.wait(0.1)
-    assert game.lines == ("Standings after", "2 rounds")
+    assert game.lines == ("Card points    0", "1 to enter")
 
 
 # -- stuck buttons -----------------------------------------------------------------------

@@ -27,6 +27,7 @@ ALLOWED = {
     "textwrap",  # the menu's explanations, in lines of the LCD's width
     "random",  # for the type of the generator passed in; see the test of chance below
     "types",
+    "unicodedata",  # players' names: their characters' categories, composed as NFC
     "typing",
     "controller.errors",
     "controller.requests",

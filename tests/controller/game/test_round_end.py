@@ -65,10 +65,11 @@ def test_the_summary_shows_each_seats_statistics_one_screen_at_a_time():
     assert sum(s["slaps_lost"] for s in stats.values()) == 1
 
     screens = [game.lines]
-    for _ in range(13):
+    for _ in range(15):
         game.wait(PAGE_TIME)
         screens.append(game.lines)
     s1, s3 = stats[1], stats[3]
+    loser = 4 - winner
     # Nobody raced the one slap: no reaction time, and no places with finish = first.
     assert screens == [
         ("Round over!", f"Seat {winner} wins!"),
@@ -78,6 +79,9 @@ def test_the_summary_shows_each_seats_statistics_one_screen_at_a_time():
         (f"Seat 3 {s3['turns']:>3} turns", f"avg turn {s3['average_turn']:>6.1f}s"),
         ("Seat 3    late " + str(s3["timeouts"]), f"slaps {s3['slaps_lost']}  cards 0"),
         ("Seat 3" + ("winner" if winner == 3 else "").rjust(10), "SLAP           -"),
+        # The score to 500: the loser's card points wait, the totals the leader first.
+        ("Card points    0", "1 to enter"),
+        (f"Seat {min(winner, loser)}         0", f"Seat {max(winner, loser)}         0"),
         ("Standings after", "1 round"),
         ("Seat 1   1 round", f"wins {int(winner == 1)}   place -"),
         ("Seat 1    late " + str(s1["timeouts"]), "SLAP           -"),

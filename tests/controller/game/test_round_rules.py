@@ -28,6 +28,7 @@ def test_the_round_over_event_reports_each_seats_slap_reaction_times():
     seats = {s["seat"]: s for s in over["seats"]}
     assert set(seats[fast]) == {
         "seat",
+        "name",
         "turns",
         "timeouts",
         "slaps_lost",

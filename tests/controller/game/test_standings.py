@@ -49,6 +49,7 @@ def test_three_rounds_make_the_standings_of_the_evening():
     assert over["standings"]["rounds"] == 3
     assert over["standings"]["seats"][1] == {
         "seat": 2,
+        "name": "",
         "rounds": 3,
         "wins": 2,
         "average_place": 1.67,
@@ -95,11 +96,16 @@ def test_the_seating_screen_pages_through_the_standings_and_a_join_shows_it_agai
     seating = game.lines
     assert seating == ("Table   no timer", "Seats 1 2")
     shown = [game.lines]
-    for _ in range(len(pages(game.table.standings)) + 1):
+    for _ in range(len(pages(game.table)) + 1):
         game.wait(PAGE_TIME)
         shown.append(game.lines)
-    assert shown == [seating, *pages(game.table.standings), seating]
-    assert shown[1] == ("Standings after", "1 round")
+    assert shown == [seating, *pages(game.table), seating]
+    # The score to 500 first: the round's points wait to be entered; then the standings.
+    assert shown[1:3] == [
+        ("Card points    0", "1 to enter"),
+        ("Seat 1         0", "Seat 2         0"),
+    ]
+    assert shown[3] == ("Standings after", "1 round")
     game.wait(PAGE_TIME)
     game.tap("seat3")
     assert game.lines == ("Table   no timer", "Seats 1 2 3")
@@ -148,7 +154,7 @@ def test_every_standings_screen_fits_the_lcd_with_the_largest_figures():
             for seat in range(1, 9)
         },
     )
-    screens = pages(standings)
+    screens = pages(replace(Game(PLACES).table, standings=standings))
     assert len(screens) == 1 + 2 * 8
     assert all(len(line) <= 16 for lines in screens for line in lines)
     # A number is never cut: the words give way.

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import aiomqtt
 import pytest
 
-from controller.config import MqttConfig
+from controller.config import Config, MqttConfig
+from controller.settings import Settings
+from controller.simulation.table import SimTable
 
 from .broker import OPERATOR, PASSWORD, Broker
 
 TABLES = [f"table{n}" for n in range(1, 31)] + [f"fleet{n:02}" for n in range(1, 21)]
 WAIT = 20.0  # seconds: only a limit for an answer that never comes, never a measurement
+# The score to 500 on `standings` before a game has begun.
+NO_SCORE = {"target": 500, "totals": [], "round": None, "won": None}
 
 
 @pytest.fixture(scope="session")
@@ -81,3 +86,46 @@ def decode(payload: object) -> dict | str:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+
+
+class Heard:
+    """Every message of the table, by topic, in order: a wait for one topic keeps the others."""
+
+    def __init__(self, client: aiomqtt.Client) -> None:
+        self.client = client
+        self.seen: dict[str, list] = {}
+        self.read: dict[str, int] = {}
+
+    async def first(self, topic: str, done) -> dict:
+        """The first message on `topic` not yet looked at that satisfies `done`."""
+        async with asyncio.timeout(WAIT):
+            while True:
+                messages = self.seen.setdefault(topic, [])
+                while self.read.get(topic, 0) < len(messages):
+                    message = messages[self.read.get(topic, 0)]
+                    self.read[topic] = self.read.get(topic, 0) + 1
+                    if done(message):
+                        return message
+                message = await anext(self.client.messages)
+                self.seen.setdefault(str(message.topic), []).append(decode(message.payload))
+
+
+@contextlib.asynccontextmanager
+async def table_alone(
+    directory: Path, table_id: str, settings: Settings
+) -> AsyncIterator[tuple[SimTable, aiomqtt.Client, Heard, Broker]]:
+    """A table of four seats on a broker of its own (its retained topics are nobody else's),
+    connected, and an operator hearing everything under its topics."""
+    broker = Broker(directory, [table_id])
+    broker.start()
+    try:
+        mqtt = table_mqtt(broker, directory, table_id)
+        config = Config(table_id=table_id, seats=4, settings=settings, mqtt=mqtt)
+        async with SimTable(config, seed=3) as table, operator(broker) as client:
+            link = table.link
+            assert link is not None
+            await until(lambda: link.connected, "connected")
+            await client.subscribe(f"flashtable/{table_id}/#")
+            yield table, client, Heard(client), broker
+    finally:
+        broker.stop()

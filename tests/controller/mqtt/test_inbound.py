@@ -4,6 +4,7 @@ reason, a good one is read exactly as the menu would."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from controller.errors import MessageRefused
 from controller.mqtt.inbound import MAX_PAYLOAD, MAX_REASON, Order, order, settings_update
-from controller.requests import MAX_DEAL
+from controller.requests import MAX_DEAL, EnterPoints, NameSeat
 from controller.settings import SETTINGS
 
 KEYS = [s.key for s in SETTINGS]
@@ -59,6 +60,28 @@ bad_commands = st.one_of(
     st.sampled_from(["start", "pause"]).map(
         lambda a: json.dumps({"action": a, "cards": 1}).encode()
     ),
+    # Names: no seat, a seat out of range, not text, a control character, too long.
+    st.sampled_from(
+        [
+            {"action": "name", "name": "Anna"},
+            {"action": "name", "seat": 9, "name": "Anna"},
+            {"action": "name", "seat": True, "name": "Anna"},
+            {"action": "name", "seat": 1, "name": 42},
+            {"action": "name", "seat": 1, "name": "An\u0000na"},
+            {"action": "name", "seat": 1, "name": "Ann\na"},
+            {"action": "name", "seat": 1, "name": "x" * 13},
+            {"action": "name", "seat": 1, "name": "Anna", "points": 3},
+        ]
+    ).map(lambda d: json.dumps(d).encode()),
+    st.builds(lambda name: {"action": "name", "seat": 1, "name": name}, st.text(min_size=13)).map(
+        lambda d: json.dumps(d).encode()
+    ),
+    json_values.filter(lambda p: not (type(p) is int and 0 <= p <= 999)).map(
+        lambda p: json.dumps({"action": "points", "seat": 2, "points": p}).encode()
+    ),
+    json_values.filter(lambda seat: not (type(seat) is int and 1 <= seat <= 8)).map(
+        lambda seat: json.dumps({"action": "points", "seat": seat, "points": 5}).encode()
+    ),
 )
 
 
@@ -92,6 +115,36 @@ def test_good_payloads_are_read_as_the_menu_reads_them_naming_only_what_they_cha
     assert change.changes == {"turn_timer": 8, "picker": "fair"}
     assert order(b'{"action": "dispense", "cards": 6}') == Order("dispense", 6)
     assert order(b'{"action": "new_round"}') == Order("new_round")
+    named = order('{"action": "name", "seat": 3, "name": " Zoe\u0308 "}'.encode())
+    assert named == Order("name", asked=NameSeat(3, "Zoë"))  # trimmed and composed
+    assert named.asked.name == "Zoë"
+    assert order(b'{"action": "points", "seat": 2, "points": 0}') == Order(
+        "points", asked=EnterPoints(2, 0)
+    )
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        ({"action": "name", "seat": 1}, "name needs name"),
+        (
+            {"action": "name", "seat": 1, "name": "Ann\u0007a"},
+            "name: a name may not hold the character U+0007",
+        ),
+        (
+            {"action": "name", "seat": 1, "name": "Maximilianus1"},
+            "name: a name has 12 characters at most, not 13",
+        ),
+        ({"action": "points", "seat": 0, "points": 5}, "points: seat must be 1 to 8, not 0"),
+        (
+            {"action": "points", "seat": 2, "points": 1000},
+            "points: points must be a whole number 0 to 999, not 1000",
+        ),
+    ],
+)
+def test_a_name_or_points_refused_say_why(payload, reason):
+    with pytest.raises(MessageRefused, match=re.escape(reason)):
+        order(json.dumps(payload).encode())
 
 
 @pytest.mark.parametrize(

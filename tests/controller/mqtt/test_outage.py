@@ -19,7 +19,7 @@ from controller.mqtt.outbox import EVENT_LIMIT
 from controller.simulation.table import SimTable
 
 from .broker import Broker
-from .conftest import WAIT, decode, next_on, operator, password_file, table_mqtt, until
+from .conftest import NO_SCORE, WAIT, decode, next_on, operator, password_file, table_mqtt, until
 
 KEEPALIVE = 2
 
@@ -98,7 +98,7 @@ async def test_a_broker_that_forgot_everything_gets_the_state_again(tmp_path):
     assert got["status"] == "online"
     assert got["state"]["seats"] == [1, 3]
     assert got["settings"]["mode"] == "table"
-    assert got["standings"] == {"rounds": 0, "seats": []}
+    assert got["standings"] == {"rounds": 0, "seats": [], "score": NO_SCORE}
 
 
 async def test_the_broker_stopped_and_started_again(tmp_path):

@@ -258,6 +258,7 @@ async def test_home_assistant_discovery_is_announced_and_again_when_it_comes_onl
                     ["mode", "phase", "seat", "seconds_left", "cards_dispensed", "jams"], "sensor"
                 ),
                 "launcher": "sensor",
+                "player": "sensor",  # the lit seat's player's name
                 **dict.fromkeys(["start", "pause", "resume", "new_round"], "button"),
                 **dict.fromkeys(
                     ["mode_setting", "turn_timer_setting", "launcher_profile_setting"], "select"

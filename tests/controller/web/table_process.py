@@ -9,6 +9,8 @@ shares stdout).
                                           encoder.push
   turn N                                  the encoder, N detents (negative: back)
   jam | clear                             a card sticks in the launcher's slot, or comes free
+  deal N                                  the launcher deals N cards, as the menu's dispense
+  name SEAT TEXT | points SEAT P          a player's name, a hand's card points, as a remote
   lcd                                     "driver: LINE1|LINE2", what the LCD shows
   setting KEY                             "driver: VALUE", the table's setting now
   lights                                  "driver: PATTERN PATTERN ...", seat 1 first
@@ -29,6 +31,8 @@ from typing import Any
 
 import controller.commands.run
 from controller import main
+from controller.game import score
+from controller.requests import DealCards, EnterPoints, NameSeat
 from controller.shell.daemon import Daemon
 from hardware.sim.launcher_model import LauncherModel
 
@@ -89,6 +93,12 @@ def act(words: list[str]) -> str:
     elif verb in ("jam", "clear"):
         model: LauncherModel = built["launcher"]
         on_loop(model.jam if verb == "jam" else model.clear_jam)
+    elif verb == "name":
+        on_loop(lambda: daemon.handle(NameSeat(int(arg), " ".join(words[2:]))))
+    elif verb == "points":
+        on_loop(lambda: daemon.handle(EnterPoints(int(arg), int(words[2]))))
+    elif verb == "deal":
+        on_loop(lambda: daemon.handle(DealCards(int(arg), "quick")))
     elif verb == "timed":
         return timed_tap(daemon, inputs[arg].pin)
     elif verb == "lcd":
@@ -96,6 +106,8 @@ def act(words: list[str]) -> str:
         return "|".join(shown.view.lines) if shown is not None else ""
     elif verb == "setting":
         return str(on_loop(lambda: daemon.table.settings[arg]))
+    elif verb == "total":
+        return str(on_loop(lambda: score.totals(daemon.table).get(int(arg), 0)))
     elif verb == "lights":
         lights = daemon.board.lights
         return " ".join(on_loop(lambda: [lights[s].pattern.value for s in sorted(lights)]))  # type: ignore[arg-type]

@@ -443,3 +443,14 @@ async def test_a_request_without_a_host_is_answered(tmp_path):
             status = await reader.readline()
         writer.close()
         assert b" 200 " in status
+
+
+async def test_a_change_that_comes_as_the_table_stops_is_answered_not_a_fault(tmp_path, caplog):
+    async with serving(tmp_path) as (table, page):
+        await page.sign_in()
+        table.daemon._inbox.close()  # the table stops: what it is asked now is too late
+        status, answer = await page.post("/command", {"action": "pause"})
+        assert (status, answer) == (503, {"error": "the table is stopping"})
+        status, answer = await page.post("/settings", {"turn_timer": 9})
+        assert (status, answer) == (503, {"error": "the table is stopping"})
+    assert "Traceback" not in caplog.text and "Error handling request" not in caplog.text

@@ -1,0 +1,129 @@
+// The players' names and the game to target_score: the names on the seats, the turn and the
+// summaries; the totals and a game won; on the remote, a name per seat and the card points
+// left in each hand after a round. Loaded before app.js, whose helpers ($, text, ask) it
+// uses once the page runs.
+"use strict";
+
+let names = {}; // by seat, as the table's state has them
+let scoreNow = null; // the standings topic's "score"
+let seatCount = 0;
+
+// A seat as the page names it: its player's name, or "Seat 3".
+function who(seat) {
+  return names[seat] || `Seat ${seat}`;
+}
+
+// A seat's words on the page: its player's name, and what its light means.
+function labelSeat(item) {
+  const seat = Number(item.dataset.seat);
+  const meaning = item.dataset.meaning;
+  text(item.children[1], names[seat] ? `${names[seat]}: ${meaning}` : meaning);
+  item.setAttribute("aria-label", `${who(seat)}: ${meaning}`);
+}
+
+function showNames(kept) {
+  if (JSON.stringify(kept) === JSON.stringify(names)) return; // the state comes every second
+  names = kept;
+  for (const item of document.querySelectorAll("#seats .seat")) labelSeat(item);
+  for (const [seat, input] of nameInputs()) {
+    if (document.activeElement !== input) input.value = names[seat] || "";
+  }
+  if (scoreNow) showScore(scoreNow);
+}
+
+function nameInputs() {
+  return Array.from(document.querySelectorAll("#names input"), (i) => [Number(i.dataset.seat), i]);
+}
+
+// The remote's name rows, one per seat of the table (known from its lights).
+function buildNames(count) {
+  if (count === seatCount) return;
+  seatCount = count;
+  const box = $("names");
+  box.replaceChildren(...Array.from({ length: count }, (_, i) => {
+    const seat = i + 1;
+    const row = document.createElement("form");
+    row.className = "row name";
+    row.innerHTML = `<label for="name-${seat}">Seat ${seat}</label>`
+      + `<input id="name-${seat}" data-seat="${seat}" maxlength="12" autocomplete="off" placeholder="no name">`
+      + `<button type="submit" id="name-save-${seat}">Save name</button>`;
+    row.querySelector("input").value = names[seat] || "";
+    row.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = row.querySelector("input").value.trim();
+      const done = name ? `Seat ${seat} is ${name}.` : `Seat ${seat} has no name.`;
+      ask(row, "/command", { action: "name", seat, name }, done).catch(() => {});
+    });
+    return row;
+  }));
+}
+
+function showStandings(standings) {
+  scoreNow = standings.score;
+  showScore(scoreNow);
+}
+
+function showScore(score) {
+  const box = $("score-box");
+  box.hidden = !score.target || !score.totals.length;
+  text($("score-target"), String(score.target));
+  const won = score.won === null ? "" : `${who(score.won)} wins the game with `
+    + `${score.totals.find((t) => t.seat === score.won).total} points!`;
+  text($("game-won"), won);
+  const table = $("score-table");
+  table.replaceChildren();
+  const head = table.insertRow();
+  for (const title of ["Player", "Total", "This round"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = title;
+    head.append(th);
+  }
+  const round = score.round;
+  const ranked = [...score.totals].sort((a, b) => b.total - a.total || a.seat - b.seat);
+  for (const entry of ranked) {
+    const row = table.insertRow();
+    row.insertCell().textContent = who(entry.seat);
+    row.insertCell().textContent = String(entry.total);
+    let now = "";
+    if (round && entry.seat === round.winner) now = `won: +${round.points.reduce((s, p) => s + p.points, 0)}`;
+    else if (round) now = round.waiting.includes(entry.seat) ? "points to enter" : "";
+    row.insertCell().textContent = now;
+  }
+  showPoints(round);
+}
+
+// The remote's points rows: one per seat of the round being scored, but its winner's.
+function showPoints(round) {
+  const box = $("points");
+  const open = Boolean(round);
+  $("points-title").hidden = !open;
+  $("points-help").hidden = !open;
+  if (!open) { box.replaceChildren(); return; }
+  text($("points-help"), `${who(round.winner)} won the round: enter the card points left in each other hand `
+    + "(numbers at face value, action cards 20, wilds 50). An entry again corrects it, until the next round starts.");
+  const seats = [...round.waiting, ...round.points.map((p) => p.seat)].sort((a, b) => a - b);
+  if (box.dataset.round !== JSON.stringify([round.winner, seats])) {
+    box.dataset.round = JSON.stringify([round.winner, seats]);
+    box.replaceChildren(...seats.map((seat) => pointsRow(seat)));
+  }
+  for (const seat of seats) {
+    const entered = round.points.find((p) => p.seat === seat);
+    const label = $(`points-label-${seat}`);
+    text(label, entered ? `${who(seat)} (${entered.points})` : who(seat));
+  }
+}
+
+function pointsRow(seat) {
+  const row = document.createElement("form");
+  row.className = "row points";
+  row.innerHTML = `<label for="points-${seat}" id="points-label-${seat}"></label>`
+    + `<input id="points-${seat}" type="number" inputmode="numeric" min="0" max="999" step="1" required>`
+    + `<button type="submit" id="points-save-${seat}">Enter</button>`;
+  row.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const points = Number(row.querySelector("input").value);
+    ask(row, "/command", { action: "points", seat, points }, `${who(seat)}: ${points} points.`).catch(() => {});
+  });
+  return row;
+}

@@ -1,0 +1,196 @@
+"""The score to target_score: after a round is won the points left in the other hands are
+entered, once per seat and correctable until the next round starts; the winner's total
+grows by their sum; a total at the target wins the game, and the next round starts anew."""
+
+from controller.game import Command, Phase
+from controller.game.codec import encode
+from controller.game.events import HandPoints, SeatName
+from controller.game.holds import WIN_HOLD
+from controller.game.score import totals, why_not
+
+from .driver import Game
+
+NO_TIMER = {"turn_timer": "off", "sleep_time": "off"}
+
+
+def win(game: Game) -> int:
+    """The lit player goes out and wins the round; their seat."""
+    winner = game.lit
+    game.hold(f"seat{winner}", WIN_HOLD + 0.1)
+    assert game.table.phase is Phase.ROUND_OVER
+    return winner
+
+
+def points(game: Game, seat: int, entered: int) -> None:
+    game.feed(HandPoints(seat, entered, game.now))
+
+
+def test_the_winners_total_grows_by_the_points_left_in_the_other_hands():
+    game = Game(NO_TIMER, seed=1)
+    game.start(1, 2, 3)
+    winner = win(game)
+    a, b = game.others(winner)
+    points(game, a, 40)
+    points(game, b, 25)
+    points(game, a, 35)  # corrected: the hand held 35
+    assert totals(game.table) == {winner: 60, a: 0, b: 0}
+    [*_, last] = game.announced("points_entered")
+    assert last == {
+        "seat": a,
+        "points": 35,
+        "winner": winner,
+        "round_points": 60,
+        "total": 60,
+        "game_won": None,
+    }
+    game.tap("play_pause")  # the next round: the points are in for good
+    assert game.table.score.totals == {winner: 60, a: 0, b: 0}
+    assert game.table.score.open is None
+    assert why_not(game.table, a) == "no round is waiting for its points"
+
+
+def test_points_are_refused_for_the_winner_and_for_a_seat_that_did_not_play():
+    game = Game(NO_TIMER, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    points(game, winner, 10)
+    points(game, 4, 10)
+    assert game.announced("points_entered") == []
+    assert why_not(game.table, winner).endswith("won the round: enter the others' points")
+    assert why_not(game.table, 4) == "seat 4 did not play the round"
+
+
+def test_a_total_at_the_target_wins_the_game_and_the_next_round_starts_a_new_one():
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.seat(1, 2)
+    game.feed(SeatName(1, "Anna", game.now))
+    game.feed(SeatName(2, "Ben", game.now))
+    game.tap("play_pause")
+    winner = win(game)
+    [loser] = game.others(winner)
+    points(game, loser, 60)
+    assert game.announced("game_won") == []
+    game.tap("play_pause")
+    while game.lit != winner:  # the same player wins again: the round is theirs
+        game.tap(f"seat{game.lit}")
+    win(game)
+    mark = game.mark()
+    points(game, loser, 45)
+    name = game.table.names[winner]
+    assert game.announced("game_won", mark) == [
+        {
+            "seat": winner,
+            "name": name,
+            "total": 105,
+            "target": 100,
+            "totals": [
+                {"seat": 1, "name": "Anna", "total": 105 if winner == 1 else 0},
+                {"seat": 2, "name": "Ben", "total": 105 if winner == 2 else 0},
+            ],
+        }
+    ]
+    assert "game_won" in game.sounds(mark)
+    assert game.lines == (f"{name} wins", "the game!    105")
+    game.tap("play_pause")
+    assert game.announced("new_game") == [{"target": 100}]
+    assert game.table.score.totals == {}
+
+
+def test_a_correction_below_the_target_takes_the_win_back():
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    [loser] = game.others(winner)
+    points(game, loser, 120)
+    assert game.table.score.won == winner
+    points(game, loser, 20)  # a slip of the finger
+    assert game.table.score.won is None
+    game.tap("play_pause")
+    assert game.table.score.totals[winner] == 20
+
+
+def test_with_the_score_off_no_round_waits_for_points():
+    game = Game({**NO_TIMER, "target_score": 0}, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    [loser] = game.others(winner)
+    points(game, loser, 30)
+    assert game.table.score.open is None
+    assert why_not(game.table, loser) == "the score is off (target_score 0)"
+    shown = []
+    for _ in range(20):  # every summary page, round again: none asks for points
+        game.wait(3.0)
+        shown.append(game.lines[0])
+    assert "Round over!" in shown
+    assert not [line for line in shown if line.startswith("Card points")]
+
+
+def test_in_a_round_for_places_the_first_place_scores_while_the_others_play_on():
+    game = Game({**NO_TIMER, "finish": "places"}, seed=1)
+    game.start(1, 2, 3)
+    first = game.lit
+    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    assert game.table.phase is not Phase.ROUND_OVER  # the round goes on
+    other = game.others(first)[0]
+    points(game, other, 12)
+    assert totals(game.table)[first] == 12
+
+
+def test_reset_standings_clears_the_score_and_sleep_keeps_it():
+    game = Game({"turn_timer": "off", "sleep_time": 1}, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    [loser] = game.others(winner)
+    points(game, loser, 30)
+    game.tap("play_pause")
+    game.feed(Command("seating", game.now))
+    game.wait(61)
+    assert game.table.asleep
+    assert game.table.score.totals[winner] == 30
+    game.tap("seat1")  # wakes it
+    game.feed(Command("reset_standings", game.now))
+    assert game.table.score.totals == {}
+
+
+def test_the_score_is_kept_across_a_restart_with_the_points_still_open():
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.start(1, 2, 3)
+    winner = win(game)
+    a, b = game.others(winner)
+    points(game, a, 70)
+    game.resume(encode(game.table, game.now))
+    points(game, b, 30)  # still open: the last hand's points after the restart
+    assert game.announced("game_won")[0]["total"] == 100
+    assert game.table.score.won == winner
+
+
+def test_every_score_screen_fits_the_lcd():
+    game = Game({**NO_TIMER, "target_score": 1000}, stations=8, seed=1)
+    game.seat(*range(1, 9))
+    for seat in range(1, 9):
+        game.feed(SeatName(seat, "Maximilianus", game.now))
+    game.tap("play_pause")
+    winner = win(game)
+    for seat in game.others(winner):
+        points(game, seat, 999)
+    for _ in range(40):
+        game.wait(3.0)
+        assert all(len(line) <= 16 for line in game.lines), game.lines
+
+
+def test_a_first_place_brought_back_scores_nothing_and_the_next_first_place_scores():
+    game = Game({**NO_TIMER, "finish": "places"}, seed=1)
+    game.start(1, 2, 3)
+    first = game.lit
+    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    other = game.others(first)[0]
+    points(game, other, 12)
+    game.feed(Command("bring_back", game.now, first))  # out by mistake
+    assert game.table.score.open is None
+    assert totals(game.table) == {}
+    game.wait(3.0)
+    second = game.lit
+    game.hold(f"seat{second}", WIN_HOLD + 0.1)
+    assert game.table.score.open.winner == second
+    points(game, first, 30)
+    assert totals(game.table)[second] == 30
