@@ -9,7 +9,10 @@ the tree into a disk without mounting anything, and the kernel and initramfs are
 it so QEMU boots them directly (no boot loader). The result is cached in
 ~/.cache/flashtable/vm/KEY/, KEY a hash of everything it is made from (the suite, the mirror,
 the packages, the files and units below, the steps that build it, the agent): a second run
-finds it and builds nothing, and a change to any of them builds it anew.
+finds it and builds nothing, and a change to any of them builds it anew. Checkouts of
+several branches share the cache, each with its own recipe: the KEEP images used last are
+kept (a use touches the image's info.json), so one checkout's build does not take the image
+from under another's next run.
 
     python -m tests.boot.image      (as root) build it unless cached, and print the figures
 """
@@ -253,9 +256,17 @@ def find_tool(name: str) -> str | None:
     return shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
 
 
+KEEP = 3  # images kept in the cache, the ones used last
+
+
 def cached() -> Image | None:
-    image = Image(cache_root() / key())
-    return image if (image.directory / "info.json").exists() else None
+    """Today's recipe's image, if built; its info.json touched: its last use."""
+    info = cache_root() / key() / "info.json"
+    try:
+        os.utime(info)
+    except FileNotFoundError:
+        return None
+    return Image(info.parent)
 
 
 def ensure_image(say=print) -> Image:
@@ -287,10 +298,10 @@ def ensure_image(say=print) -> Image:
         del info["steps"], info["agent"], info["files"], info["chips"], info["gpio_sim"]
         (work / "info.json").write_text(json.dumps(info, indent=1), encoding="utf-8")
         work.rename(root / name)
-        for old in root.iterdir():
-            # Images of earlier recipes: nothing uses them any more.
-            if old.is_dir() and old.name != name:
-                remove(old)
+        built = [d for d in root.iterdir() if (d / "info.json").exists()]
+        built.sort(key=lambda d: (d / "info.json").stat().st_mtime, reverse=True)
+        for old in built[KEEP:]:
+            remove(old)  # of a recipe no checkout has used for the longest time
         say(f"image built in {seconds:.0f} s")
         return Image(root / name)
 
