@@ -1,27 +1,21 @@
 """gpiozero's pins on the kernel's GPIO character device, through libgpiod v2 (the `gpiod`
 bindings): the table's pin factory on a Raspberry Pi and on any board with a GPIO chip.
 
-Nothing polls. An input's edges wait in the kernel, timestamped there (CLOCK_MONOTONIC, the
-clock of `time.monotonic()` and of the event loop), and the line requests' file descriptors
-are watched by the daemon's event loop: when one is readable, the edges waiting on every line
-are read and handed to gpiozero in the order of their kernel times, each with its time. A
-loop that comes late to a burst of edges on several lines (an encoder's A and B, a SLAP race)
-so still hands them over in the order they happened. PWM is `SoftPWM`'s, which runs only
-while a duty is strictly between 0 and 1. Each pin requests its line when gpiozero first sets
+Nothing polls. An input's edges wait in the kernel, timestamped there, and a thread that
+sleeps on the line requests' file descriptors hands them to gpiozero in the order of their
+kernel times (`EdgeThread`). PWM is `SoftPWM`'s, which runs only while a duty is strictly
+between 0 and 1. Each pin requests its line when gpiozero first sets
 its function, so a pin made for an output never passes through an input on the way.
 """
 
 from __future__ import annotations
 
-import asyncio
-import select
 from datetime import timedelta
 from typing import Any
 
 import gpiod
 from gpiod.line import Bias, Direction, Edge, Value
 from gpiozero.exc import (
-    PinEdgeDetectUnsupported,
     PinFixedPull,
     PinInvalidBounce,
     PinInvalidFunction,
@@ -33,6 +27,7 @@ from gpiozero.exc import (
 from gpiozero.pins.pi import PiFactory, PiPin
 
 from .gpio_chip import Chip, board_info, find_chip
+from .gpiod_edges import EdgeThread
 from .soft_pwm import SoftPWM
 
 CONSUMER = "flashtable"
@@ -42,8 +37,8 @@ EDGES = {"both": Edge.BOTH, "rising": Edge.RISING, "falling": Edge.FALLING}
 
 # gpiozero ships no types: to mypy its classes, this one's base among them, are Any.
 class GpiodFactory(PiFactory):  # type: ignore[misc]
-    """The pins of one GPIO chip: the config's, or the Raspberry Pi's (`find_chip`). Edges
-    need the running event loop of the thread that sets `when_changed` (the daemon's)."""
+    """The pins of one GPIO chip: the config's, or the Raspberry Pi's (`find_chip`); their
+    edges called back on the chip's `EdgeThread`."""
 
     def __init__(self, chip: int | str | None = None) -> None:
         super().__init__()
@@ -51,27 +46,11 @@ class GpiodFactory(PiFactory):  # type: ignore[misc]
         self._board = board_info(self.chip)
         self.pwm = SoftPWM()
         self.pin_class = GpiodPin
-        self._watched: dict[int, GpiodPin] = {}  # descriptor: its pin, edges on
+        self.edges = EdgeThread()
 
-    def watch(self, loop: asyncio.AbstractEventLoop, fd: int, pin: GpiodPin) -> None:
-        self._watched[fd] = pin
-        loop.add_reader(fd, self._edges_came)
-
-    def unwatch(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
-        if self._watched.pop(fd, None) is not None and not loop.is_closed():
-            loop.remove_reader(fd)
-
-    def _edges_came(self) -> None:
-        """Every line's waiting edges, handed over in the order of their kernel times."""
-        ready, _, _ = select.select(list(self._watched), [], [], 0)
-        edges = []
-        for fd in ready:
-            pin = self._watched[fd]
-            edges += [(event.timestamp_ns, pin, event) for event in pin.read_edges()]
-        edges.sort(key=lambda edge: edge[0])
-        for stamp, pin, event in edges:
-            level = event.event_type is gpiod.EdgeEvent.Type.RISING_EDGE
-            pin.edge(stamp / 1e9, level)
+    def close(self) -> None:
+        super().close()
+        self.edges.close()
 
     def _get_board_info(self) -> Any:
         return self._board
@@ -102,7 +81,7 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         self._frequency: float | None = None
         self._duty = 0.0
         self._level = False
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._watched = False  # edges on: the request's descriptor on the factory's thread
 
     # The line's request and its settings.
 
@@ -121,7 +100,7 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         )
 
     def _apply(self) -> None:
-        settings = self._settings(edges=self._loop is not None)
+        settings = self._settings(edges=self._watched)
         if self._request is None:
             path = self.factory.chip.path
             self._request = gpiod.request_lines(
@@ -228,7 +207,7 @@ class GpiodPin(PiPin):  # type: ignore[misc]
             self._level = self._duty >= 1.0
             self._write(self._level)
 
-    # Edges: the request's descriptor on the event loop.
+    # Edges: the request's descriptor on the factory's `EdgeThread`.
 
     def _get_bounce(self) -> float | None:
         return self._bounce
@@ -247,32 +226,27 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         if value not in EDGES:
             raise PinInvalidState(f'invalid edges "{value}" for pin {self!r}')
         self._edges = value
-        if self._loop is not None:
+        if self._watched:
             self._apply()
 
     def _enable_event_detect(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            raise PinEdgeDetectUnsupported(
-                f"edges on {self!r} need the running event loop of this thread"
-            ) from None
-        self._loop = loop
+        self._watched = True
         self._apply()
         assert self._request is not None
-        self.factory.watch(loop, self._request.fd, self)
+        self.factory.edges.watch(self._request.fd, self)
 
     def _disable_event_detect(self) -> None:
-        if self._loop is None:
+        if not self._watched:
             return
-        loop, self._loop = self._loop, None
+        self._watched = False
         if self._request is not None:
-            self.factory.unwatch(loop, self._request.fd)
+            self.factory.edges.unwatch(self._request.fd)
             if self._function == "input":
                 self._apply()
 
     def read_edges(self) -> list[gpiod.EdgeEvent]:
-        """The edges waiting on this line (the factory reads them when one is readable)."""
+        """The edges waiting on this line (the factory's thread reads them when one is
+        readable)."""
         return [] if self._request is None else self._request.read_edge_events()
 
     def edge(self, ticks: float, level: bool) -> None:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import shlex
 from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -305,6 +307,39 @@ def test_a_daemon_killed_with_the_motor_running_has_its_line_driven_low_and_deal
         f"SIGKILL to the motor's line low (outputs-off): {(low_at - killed_at) / 1e9:.1f} s;"
         f" {flew} card(s) out meanwhile, counted by no one"
     )
+
+
+STALL_TOOL = Path(__file__).with_name("guest_stall.py")
+GUEST_STALL = "/run/flashtable-stall.py"
+TABLE_PYTHON = "/opt/flashtable/current/bin/python"
+
+
+def test_a_stalled_loop_on_the_chip_lets_no_card_past_the_count(machine: Machine):
+    """The table's own launcher on the chip, run by the installed table's Python (the daemon
+    stopped), its event loop stalled for 2 s once all but one of the cards asked are counted:
+    the beam's edges reach the ejector's gate on the pins' own thread, which stops the motor
+    as the card beyond the count reaches the beam. The motor's lease alone would stop it a
+    quarter of a second after the loop's last attention, a card or two too late at this
+    launcher's pace."""
+    launcher = LauncherModel(machine, card_ms=80, block_ms=20)
+    machine.write(GUEST_STALL, STALL_TOOL.read_text(encoding="utf-8"))
+    for cards in (3, 5):
+        before = launcher.cards_out()
+        spec = {
+            "chip": "gpiochip0",
+            "forward": line("launcher.motor.forward"),
+            "backward": line("launcher.motor.backward"),
+            "beam": line("launcher.beam"),
+            "cards": cards,
+            "at_card": cards - 1,
+            "stall": 2.0,
+        }
+        done = machine.run(f"{TABLE_PYTHON} {GUEST_STALL} {shlex.quote(json.dumps(spec))}")
+        result = json.loads(done.out.strip().splitlines()[-1])
+        out = launcher.cards_out() - before
+        assert result["stalled"] and result["halts"] == ["done"], result
+        assert (result["counted"], out) == (cards, cards), (result, out)
+    launcher.stop()
 
 
 def test_on_a_board_of_two_chips_the_table_finds_the_pis_or_the_one_named(machine: Machine, broker):
