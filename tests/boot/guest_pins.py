@@ -123,9 +123,11 @@ def priority(level: int) -> None:
 
 
 def drive(request: dict) -> dict:
-    """`steps`: [[after_us, line, level], ...], each `after_us` after the one before was due;
-    for each write, the monotonic ns just before it and just after it returned: the kernel's
-    time of the edge lies in between (a write that wakes the table may return late).
+    """`steps`: [[after_us, line, level], ...], each `after_us` after the one before was due,
+    or after that write returned if it came late (a guest CPU stalled by a loaded host): a
+    late step never brings the next ones closer than they were asked, so a race's presses
+    keep their order and their gaps. For each write, the monotonic ns just before it and
+    just after it returned: the kernel's time of the edge lies in between.
 
     Each write raises its line's interrupt, whose handler stamps the edge's time at once;
     the interrupt's thread, which reads the line's level and makes the table's event, runs
@@ -143,7 +145,7 @@ def drive(request: dict) -> dict:
         if len(burst) > 1:
             priority(AHEAD)
         for after_us, line, level in burst:
-            at += int(after_us * 1000)
+            at = max(at, done[-1][1] if done else at) + int(after_us * 1000)
             wait_until(at)
             before = time.monotonic_ns()
             done.append([before, lines.pull(line, level)])
@@ -173,6 +175,9 @@ def sample(chip: str, line: int, samples: int) -> dict:
         high += lines.value(line)
         time.sleep(0.001)
     return {"high": high / samples}
+
+
+PWM_PERIOD_NS = 10_000_000  # gpiozero's PWM devices' 100 Hz
 
 
 def launcher(spec: dict) -> None:
@@ -220,10 +225,12 @@ def launcher(spec: dict) -> None:
             kept = level
             state["motor"] = [*state["motor"][-199:], [now, level, counted]]
             publish()
-        # The forward line may be PWM (a soft start): running while it was high lately.
+        # The forward line may be PWM (a soft start, gpiozero's 100 Hz): running while it was
+        # high within a little more than a period. No longer: a motor stopped with a card's
+        # front in the beam (the gate's stop) must leave it there.
         if level == 1:
             high_at = now
-        running = now - high_at < 25_000_000
+        running = now - high_at < PWM_PERIOD_NS * 6 // 5
         if running and not was_running:
             state["motor_runs"] += 1
             publish()

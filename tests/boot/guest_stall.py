@@ -57,6 +57,11 @@ async def dispense(spec: dict) -> dict:
         lease=MotorLease(motor.stop),
     )
     beam.on_pin_thread = ejector.beam_edge_now
+    # gpio-sim takes the bias the input asks for as the line's level until the model pulls it
+    # back: a blocked beam for a moment, whose edges must not reach the dispense.
+    while not beam.is_active:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.5)
     try:
         ejector.dispense(spec["cards"])
         await asyncio.wait_for(finished.wait(), 300)

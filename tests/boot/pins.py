@@ -83,8 +83,9 @@ class Pins:
         self.drive([(0, name, PRESSED), (held_ms * 1000, name, RELEASED)])
 
     def drive(self, steps: Iterable[tuple[float, str, str]]) -> list[tuple[int, int]]:
-        """Timed steps (µs after the one before was due, role, pull), run by the guest; for
-        each write, the guest's monotonic ns before it and after it: its edge in between."""
+        """Timed steps (µs after the one before was due, or returned if it came late; role;
+        pull), run by the guest; for each write, the guest's monotonic ns before it and after
+        it: its edge in between."""
         request = {"chip": self.chip, "steps": [[us, line(n), level] for us, n, level in steps]}
         # At the lowest real-time priority: the table's wakeups at each edge do not hold the
         # next one, and the kernel's interrupt threads (priority 50), which turn each edge into
