@@ -229,9 +229,10 @@ def slap(races: int, seed: int) -> dict:
             order = [place["seat"] for place in result["order"]]
             ms = {place["seat"]: place["ms"] for place in result["order"]}
             ties += sum(place["tie"] for place in result["order"])
-            # A press the race never saw (no edge came from the kernel) is missed, not ranked.
-            missed += sum(value is None for value in ms.values())
-            pressed = [seat for seat in racers if ms[seat] is not None]
+            # A press the race never saw (no edge came from the kernel) is missed, not ranked:
+            # the result gives it no time, or leaves its seat out.
+            missed += sum(ms.get(seat) is None for seat in racers)
+            pressed = [seat for seat in racers if ms.get(seat) is not None]
             for first, second in itertools.pairwise(pressed):
                 # Pressed one after the other: the second's edge after the first's.
                 pairs += 1
