@@ -178,10 +178,11 @@ async def check(hass: str, directory: Path) -> int:
                 await table.tap(f"seat{seat}")
                 named = {"action": "name", "seat": seat, "name": "Anna" if seat == 1 else "李小龙"}
                 await client.publish(f"flashtable/{TABLE}/command", json.dumps(named))
-            for button, phase in (
+            for button, phase in (  # each press changes the phase: Home Assistant says so
                 ("start", "turn"),
                 ("pause", "paused"),
                 ("resume", "turn"),
+                ("pause", "paused"),
                 ("new_round", "turn"),
             ):
                 since = time.perf_counter()
@@ -189,7 +190,13 @@ async def check(hass: str, directory: Path) -> int:
                 await following(f"{button} button", f"sensor.{DEVICE}_phase", phase, since)
             lit = table.daemon.table.turn
             player = {1: "Anna", 3: "李小龙"}[lit.seat] if lit is not None else "unknown"
-            await following("player named", f"sensor.{DEVICE}_current_player", player, 0.0)
+            # Named before the round: the lit player's name, whenever it came.
+            if await until(f"sensor.{DEVICE}_current_player", player, 5.0) is None:
+                shown = states.get(f"sensor.{DEVICE}_current_player")
+                print(f"FAIL player named: the current player is {shown!r}, not {player!r}")
+                problems += 1
+            else:
+                print(f"ok   player named: sensor.{DEVICE}_current_player = {player}")
             choose = {"entity": f"select.{DEVICE}_turn_timer", "option": "9"}
             since = time.perf_counter()
             await client.publish("hacheck/select", json.dumps(choose))

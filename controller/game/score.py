@@ -63,6 +63,15 @@ def why_not(table: Table, seat: int) -> str | None:
     return None
 
 
+def hands(table: Table) -> tuple[tuple[int, int | None], ...]:
+    """The hands whose points may be entered now, in seat order: (seat, the points entered
+    for it so far, None before the first)."""
+    opened = table.score.open
+    if opened is None or not target(table):
+        return ()
+    return tuple((s, opened.points.get(s)) for s in sorted(opened.seats - {opened.winner}))
+
+
 def enter(table: Table, seat: int, points: int, at: float, effects: list[Effect]) -> Table:
     """`points` left in `seat`'s hand at the end of the open round (refused: unchanged)."""
     table = replace(table, last_input=max(at, table.last_input or at))

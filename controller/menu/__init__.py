@@ -4,13 +4,14 @@ the actions it returns.
 """
 
 from .navigator import Back, Menu, Push, Turn, render, step
-from .tree import Action, Close, Context, HardwareTest
+from .tree import Action, Close, Context, Hand, HardwareTest
 
 __all__ = [
     "Action",
     "Back",
     "Close",
     "Context",
+    "Hand",
     "HardwareTest",
     "Menu",
     "Push",

@@ -5,6 +5,11 @@ A setting's new value takes effect as the encoder turns (each detent is an actio
 table always runs on what the LCD shows; push or hold leaves the value as it is. While a value
 is chosen, the first line says what it does, a page at a time (`next_page`, every PAGE_TIME),
 the setting's label between the rounds of pages.
+
+A hand's card points (0 to 999) are entered a digit at a time, hundreds first: a turn changes
+the digit under the cursor, a push moves to the next, and the push on the last enters the
+number; a hold leaves it unentered. Digits, not a value turned from 0: 999 is 27 detents
+away, not 999, and nothing is entered on the way.
 """
 
 from __future__ import annotations
@@ -13,8 +18,8 @@ import textwrap
 from dataclasses import dataclass, replace
 
 from ..game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT
-from ..game.text import COLUMNS
-from ..requests import ChangeSettings, GameCommand
+from ..game.text import COLUMNS, row
+from ..requests import ChangeSettings, EnterPoints, GameCommand
 from ..settings import BY_KEY, dragged
 from .tree import Action, Close, Context, Entry, HardwareTest, top
 
@@ -48,12 +53,16 @@ class Menu:
     test: str | None = None  # a hardware test showing: "lights", "buttons", "beam"
     test_seat: int = 1  # the light the lights test has on
     page: int = 0  # while editing: the page of the first line (0: the label, then what it does)
+    draft: int = 0  # while a hand's points are entered: the number so far
+    digit: int = 0  # ... and the digit under the cursor: 0 hundreds, 1 tens, 2 units
 
 
 Result = tuple[Menu | None, list[Action]]
 PLAY_GOES_ON = ("start", "pause", "resume", "new_round", "seating")  # the menu closes for them
 
 PAGE_TIME = 1.5  # seconds each page of what a value does shows, while it is chosen
+DIGITS = 3  # of a hand's card points (game/score.py: MAX_POINTS 999)
+EDITED = ("setting", "points")  # the kinds of entry a push opens to change
 
 
 def ident(entry: Entry) -> str:
@@ -83,7 +92,7 @@ def current(menu: Menu, context: Context) -> tuple[Menu, Entry]:
     if level is None:
         menu, level = Menu(), top(context)
     entry = level[_place(menu, level)]
-    if menu.editing and entry.kind != "setting":
+    if menu.editing and entry.kind not in EDITED:
         menu = replace(menu, editing=False)
     return replace(menu, at=ident(entry)), entry
 
@@ -99,6 +108,8 @@ def step(menu: Menu, event: Input, context: Context) -> Result:
         if isinstance(event, Back):
             return replace(menu, confirming=False), []
         return menu, []
+    if menu.editing and entry.kind == "points":
+        return _points(menu, int(entry.key), event)
     if menu.editing:
         if isinstance(event, Turn):
             # What the new value does, at once.
@@ -112,12 +123,15 @@ def step(menu: Menu, event: Input, context: Context) -> Result:
         if not menu.path:
             return None, [Close()]
         return Menu(path=menu.path[:-1], at=menu.path[-1]), []
-    return _choose(menu, entry)
+    return _choose(menu, entry, context)
 
 
-def _choose(menu: Menu, entry: Entry) -> Result:
+def _choose(menu: Menu, entry: Entry, context: Context) -> Result:
     if entry.kind == "setting":
         return replace(menu, editing=True, page=1), []
+    if entry.kind == "points":  # from what was entered before: a correction starts there
+        entered = next(h.points for h in context.hands if str(h.seat) == entry.key)
+        return replace(menu, editing=True, draft=entered or 0, digit=0), []
     if entry.kind == "submenu":
         return Menu(path=(*menu.path, ident(entry))), []
     if entry.kind == "confirm":
@@ -137,6 +151,18 @@ def _act(menu: Menu, action: Action | None) -> Result:
         # start, or its first turn would start paused, held for the menu still open.
         return None, [Close(), action] if action.name == "start" else [action, Close()]
     return menu, [action]
+
+
+def _points(menu: Menu, seat: int, event: Input) -> Result:
+    if isinstance(event, Back):
+        return replace(menu, editing=False), []
+    if isinstance(event, Push):
+        if menu.digit < DIGITS - 1:
+            return replace(menu, digit=menu.digit + 1), []
+        return replace(menu, editing=False), [EnterPoints(seat, menu.draft)]
+    place = 10 ** (DIGITS - 1 - menu.digit)
+    now = menu.draft // place % 10
+    return replace(menu, draft=menu.draft + ((now + event.steps) % 10 - now) * place), []
 
 
 def _change(entry: Entry, steps: int, context: Context) -> list[Action]:
@@ -193,6 +219,10 @@ def render(menu: Menu, context: Context) -> tuple[str, str]:
             pages = editing_pages(entry.label, entry.key, context)
             return (pages[menu.page % len(pages)], left + value.center(COLUMNS - 2) + right)
         return (first, value.rjust(COLUMNS))
+    if entry.kind == "points" and menu.editing:
+        digits = f"{menu.draft:0{DIGITS}d}"
+        marked = "".join(f"[{d}]" if n == menu.digit else d for n, d in enumerate(digits))
+        return (first, row(marked, "push=enter" if menu.digit == DIGITS - 1 else "push=next"))
     if entry.kind == "info":
         return (entry.label, entry.key.rjust(COLUMNS))
     if entry.kind == "submenu":

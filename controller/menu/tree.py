@@ -10,8 +10,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..game.text import ordinal
-from ..requests import QUICK_DISPENSE, ChangeSettings, DealCards, GameCommand, ResetSettings
+from ..requests import (
+    QUICK_DISPENSE,
+    ChangeSettings,
+    DealCards,
+    EnterPoints,
+    GameCommand,
+    ResetSettings,
+)
 from ..settings import Settings
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand of the round being scored: its seat, the name the LCD shows for it, and the
+    card points entered for it so far (None: none yet)."""
+
+    seat: int
+    name: str
+    points: int | None
 
 
 @dataclass(frozen=True)
@@ -25,6 +42,7 @@ class Context:
     seated: int  # players seated: a round needs two
     out: tuple[int, ...] = ()  # seats out of the round in play with a place, first place first
     standings: tuple[tuple[str, str], ...] = ()  # the evening's standings, screen by screen
+    hands: tuple[Hand, ...] = ()  # the round waiting for its card points: the others' hands
     # (label, value) for the Info screens; asked only when they show (it reads the network)
     info: Callable[[], tuple[tuple[str, str], ...]] = field(default=lambda: (), compare=False)
     last_button: str | None = None  # for the button test
@@ -47,14 +65,16 @@ class Close:
 
 # What the menu asks of the panel: a request for the table, as MQTT would send it, or the
 # panel's own hardware test, or that the menu close.
-Action = ChangeSettings | ResetSettings | GameCommand | DealCards | HardwareTest | Close
+Action = (
+    ChangeSettings | ResetSettings | GameCommand | DealCards | EnterPoints | HardwareTest | Close
+)
 
 
 @dataclass(frozen=True)
 class Entry:
     label: str
-    kind: str  # "setting", "action", "submenu", "info", "test", "confirm"
-    key: str = ""  # the setting, the test, or the value an Info line shows
+    kind: str  # "setting", "action", "submenu", "info", "test", "confirm", "points"
+    key: str = ""  # the setting, the test, the value an Info line shows, or a hand's seat
     action: Action | None = None
     children: Callable[[Context], tuple[Entry, ...]] | None = field(default=None, compare=False)
     question: str = ""  # what a "confirm" entry asks before it acts (default: its label)
@@ -129,6 +149,19 @@ def _bring_back(context: Context) -> tuple[Entry, ...]:
     )
 
 
+def _card_points(context: Context) -> tuple[Entry, ...]:
+    # One hand at a time; an entry again corrects it, until the next round starts.
+    return tuple(
+        Entry(
+            hand.name,
+            "points",
+            str(hand.seat),
+            hint="push to enter" if hand.points is None else f"{hand.points} points",
+        )
+        for hand in context.hands
+    )
+
+
 def _standings(context: Context) -> tuple[Entry, ...]:
     pages = context.standings or (("Standings: none", "play a round"),)
     return (
@@ -142,6 +175,8 @@ def _standings(context: Context) -> tuple[Entry, ...]:
 def top(context: Context) -> tuple[Entry, ...]:
     """The top level of the menu."""
     entries = []
+    if context.hands:  # what a round just won waits for comes first
+        entries.append(Entry("Card points", "submenu", children=_card_points))
     if context.phase in PLAY_LABELS:  # an Extreme round has nothing to pause
         label = PLAY_LABELS[context.phase]
         hint = f"push to {label.lower()}"

@@ -16,8 +16,21 @@ from hardware.clock import Clock, Timer
 from hardware.debounce import Change
 
 from .. import __version__
-from ..game import Phase, Table, places, standings
-from ..menu import Action, Back, Close, Context, HardwareTest, Menu, Push, Turn, render, step
+from ..game import Phase, Table, places, score, standings
+from ..game.seat_names import lcd_name
+from ..menu import (
+    Action,
+    Back,
+    Close,
+    Context,
+    Hand,
+    HardwareTest,
+    Menu,
+    Push,
+    Turn,
+    render,
+    step,
+)
 from ..menu.navigator import PAGE_TIME, next_page
 from ..requests import DealCards, GameCommand, Request
 from .netinfo import ip_addresses
@@ -192,6 +205,7 @@ class Panel:
             seated=len(table.seated),
             out=places.out_now(table),
             standings=standings.pages(table),
+            hands=tuple(Hand(s, lcd_name(table, s), p) for s, p in score.hands(table)),
             info=lambda: info_lines(
                 mqtt=self._host.mqtt_status, cards_out=launcher.cards_out, jams=launcher.jams
             ),

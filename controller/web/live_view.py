@@ -26,16 +26,19 @@ class LiveViews:
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
         )
-        if not self._connections.open_stream(request):
-            await response.prepare(request)
-            refused = chunk("refused", {"error": TOO_MANY})
-            await response.write(f"retry: {REFUSED_RETRY_MS}\n\n".encode() + refused)
-            return response
+        let_in = self._connections.open_stream(request)
         try:
             await response.prepare(request)
-            await self._follow(request, response, session)
+            if let_in:
+                await self._follow(request, response, session)
+            else:
+                refused = chunk("refused", {"error": TOO_MANY})
+                await response.write(f"retry: {REFUSED_RETRY_MS}\n\n".encode() + refused)
+        except (ConnectionError, RuntimeError):
+            pass  # the page went away, even before its stream began (aiohttp says so either way)
         finally:
-            self._connections.close_stream(request)
+            if let_in:
+                self._connections.close_stream(request)
         return response
 
     async def _follow(
@@ -54,8 +57,6 @@ class LiveViews:
         try:
             while (data := await stream.next(KEEPALIVE)) is not None:
                 await response.write(data or b": still here\n\n")
-        except (ConnectionError, RuntimeError):
-            pass  # the page went away (aiohttp says so either way)
         finally:
             self._feed.close(stream)
             if session is not None and session in self._of_session:

@@ -3,8 +3,9 @@
 import pytest
 
 from controller.config import Config
+from controller.game.holds import WIN_HOLD
 from controller.game.lcd_glyphs import readable
-from controller.requests import RereadSettings
+from controller.requests import NameSeat, RereadSettings
 from controller.settings import Settings
 from controller.shell.panel import HOLD_BACK, IDLE_CLOSE
 from controller.simulation.table import SimTable
@@ -307,6 +308,45 @@ async def test_start_pause_resume_new_round_and_change_seats_from_the_menu(confi
         assert lcd(table) == ("Table   timer 4s", "Seats 1 2")
         await table.tap("seat3")
         assert lcd(table)[1] == "Seats 1 2 3"
+
+
+async def test_card_points_are_entered_a_hand_at_a_time_a_digit_at_a_time(config):
+    async with SimTable(config, seed=2) as table:
+        await seat_and_start(table, 1, 2, 3)
+        [winner] = table.lit()
+        a, b = (seat for seat in (1, 2, 3) if seat != winner)
+        table.daemon.handle(NameSeat(a, "Anna"))
+        await table.hold(f"seat{winner}", WIN_HOLD + 0.1)  # out: the round is won
+        await table.turn(1)
+        assert lcd(table) == ("→Card points", "push to open")  # what the round waits for
+        await push(table)
+        assert lcd(table) == ("→Anna", "push to enter")
+        await push(table)
+        assert lcd(table) == ("→Anna", "[0]00  push=next")
+        await table.turn(-1)  # a digit goes round: 0 back to 9
+        await push(table)
+        await table.turn(2)
+        await push(table)
+        await table.turn(5)
+        assert lcd(table) == ("→Anna", "92[5] push=enter")
+        await push(table)
+        assert lcd(table) == ("→Anna", "925 points")
+        assert table.daemon.table.score.open.points == {a: 925}
+        await push(table)  # a correction starts from what was entered
+        assert lcd(table)[1] == "[9]25  push=next"
+        await table.turn(1)
+        await push(table)
+        await push(table)
+        await push(table)
+        assert table.daemon.table.score.open.points == {a: 25}
+        await table.turn(1)
+        assert lcd(table) == (f"→Seat {b}", "push to enter")
+        await push(table)
+        await table.turn(4)
+        await back(table)  # held: nothing entered
+        assert lcd(table) == (f"→Seat {b}", "push to enter")
+        assert table.daemon.table.score.open.points == {a: 25}
+        assert [e.data["total"] for e in table.events_of("points_entered")] == [925, 25]
 
 
 async def test_opening_the_menu_pauses_the_turn_and_closing_it_resumes_with_the_time_left(

@@ -217,6 +217,7 @@ async function loadRemote() {
   const remote = await response.json();
   settingsModel = remote;
   $("remote-off").hidden = remote.password_set;
+  $("jump").hidden = !remote.signed_in;
   if (remote.signed_in) {
     putSignInBack();
     $("controls").hidden = false;
@@ -228,21 +229,24 @@ async function loadRemote() {
     $("controls").hidden = true;
     putSignInBack();
     $("settings").replaceChildren();
-    showSignIn($("remote-off"), looking);
+    showSignIn(null, looking);
   }
   return remote;
 }
 
+// The sign-in form's home: the top of the page, the first thing a phone shows.
 function putSignInBack() {
   $("login").hidden = true;
   $("login").querySelector(".answer")?.remove();
-  $("remote-off").after($("login"));
+  $("top").prepend($("login"));
 }
 
-// The sign-in form right after `place`; focused (and so on a phone's screen) if `looking`.
+// The sign-in form right after `place` (a control that was refused for want of it), or at
+// the top; focused (and so on a phone's screen) if `looking`.
 function showSignIn(place, looking) {
   const form = $("login");
-  place.after(form);
+  if (place) place.after(form);
+  else $("top").prepend(form);
   form.hidden = false;
   if (looking) {
     $("password").focus({ preventScroll: true });

@@ -99,6 +99,7 @@ function showPoints(round) {
   const open = Boolean(round);
   $("points-title").hidden = !open;
   $("points-help").hidden = !open;
+  $("jump-points").hidden = !open;
   if (!open) { box.replaceChildren(); return; }
   text($("points-help"), `${who(round.winner)} won the round: enter the card points left in each other hand `
     + "(numbers at face value, action cards 20, wilds 50). An entry again corrects it, until the next round starts.");

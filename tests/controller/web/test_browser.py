@@ -171,18 +171,17 @@ def test_a_setting_changed_on_the_lcd_reaches_the_page(browser, table):
     assert table.do("setting turn_timer") == "10"
 
 
+def paused(b: WebDriver) -> bool:
+    """Pause pressed on the page whenever a turn runs, until the table is paused: the round
+    plays in real time, so a turn can time out between seeing it and the press arriving."""
+    if b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "turn":
+        b.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
+    return b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "paused"
+
+
 def test_pause_resume_and_a_confirmed_new_round_from_the_page(browser, table):
-    until(
-        browser,
-        lambda b: (
-            b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") in ("turn", "paused")
-        ),
-        "a round in play",
-    )
-    if browser.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "turn":
-        browser.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
+    until(browser, paused, "paused from the page")
     phase = lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-phase")  # noqa: E731
-    until(browser, lambda b: phase(b) == "paused", "paused from the page")
     browser.find_element(By.CSS_SELECTOR, "button[data-action=resume]").click()
     until(browser, lambda b: phase(b) in ("turn", "notice", "slap"), "resumed from the page")
     browser.find_element(By.ID, "new-round").click()
@@ -195,11 +194,6 @@ def test_pause_resume_and_a_confirmed_new_round_from_the_page(browser, table):
 def test_a_jam_shows_on_the_page_and_ok_at_the_table_clears_it(browser, table):
     # The round the last test started runs its turns in real time: paused from the page, and
     # any penalty a timeout brought dealt, the launcher owes only the cards asked for here.
-    def paused(b: WebDriver) -> bool:
-        if b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "turn":
-            b.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
-        return b.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "paused"
-
     until(browser, paused, "the round paused")
     launcher = browser.find_element(By.ID, "launcher")
     until(browser, lambda b: launcher.get_attribute("data-state") == "idle", "nothing owed")
@@ -417,6 +411,25 @@ def test_names_and_points_from_the_remote_reach_the_table_and_the_page(browser, 
     assert "李小龙" in score.text
     assert table.do("total 1") == "65"  # the table's own total, as the LCD's pages show it
     shoot(browser, "web-score.png", "score-box")
+
+
+def test_on_a_phone_sign_in_is_at_the_top_and_names_and_points_are_one_tap_away(browser, table):
+    with on_a_phone(browser):
+        browser.get(table.url)
+        until(browser, lambda b: b.find_element(By.ID, "controls").is_displayed(), "remote")
+        assert on_screen(browser, "#jump")  # as the page opens
+        shoot(browser, "web-phone-remote.png")
+        # The round the last test scored still takes corrections: its points are a part too.
+        for link, field in (("Card points", "#points-2"), ("Players", "#name-1")):
+            js(browser, "window.scrollTo(0, 0)")
+            browser.find_element(By.LINK_TEXT, link).click()
+            until(browser, lambda b, f=field: on_screen(b, f), f"{link}, one tap from the top")
+        browser.find_element(By.ID, "logout").click()
+        until(browser, lambda b: b.find_element(By.ID, "login").is_displayed(), "signed out")
+        js(browser, "window.scrollTo(0, 0)")
+        assert on_screen(browser, "#login")  # the first thing the phone shows
+        assert not browser.find_element(By.ID, "jump").is_displayed()
+        sign_in_again(browser)
 
 
 def test_a_phone_shows_every_seat_without_scrolling_sideways(browser, table):

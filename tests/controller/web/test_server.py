@@ -18,6 +18,7 @@ from controller.mqtt.topics import event_payload, settings_payload, state_snapsh
 from controller.simulation.table import SimTable
 from controller.web import connections as connections_module
 from controller.web import feed as feed_module
+from controller.web.live_view import LiveViews
 from controller.web.sessions import LIFETIME
 from controller.web.sign_in import FAIL_DELAY
 
@@ -453,4 +454,28 @@ async def test_a_change_that_comes_as_the_table_stops_is_answered_not_a_fault(tm
         assert (status, answer) == (503, {"error": "the table is stopping"})
         status, answer = await page.post("/settings", {"turn_timer": 9})
         assert (status, answer) == (503, {"error": "the table is stopping"})
+    assert "Traceback" not in caplog.text and "Error handling request" not in caplog.text
+
+
+@pytest.mark.parametrize("streams", [connections_module.MAX_STREAMS, 0], ids=["let in", "refused"])
+async def test_a_page_lost_as_its_stream_starts_is_no_fault(tmp_path, monkeypatch, caplog, streams):
+    monkeypatch.setattr(connections_module, "MAX_STREAMS", streams)
+    serve, served = LiveViews.serve, asyncio.Event()
+
+    async def as_the_connection_is_lost(self, request, session):
+        request.transport.abort()  # the page's connection drops just as its stream starts
+        try:
+            return await serve(self, request, session)
+        finally:
+            served.set()
+
+    monkeypatch.setattr(LiveViews, "serve", as_the_connection_is_lost)
+    async with serving(tmp_path) as (table, page):
+        assert table.web is not None
+        async with asyncio.timeout(30):
+            with contextlib.suppress(aiohttp.ClientError):
+                async with page.stream():
+                    pass
+            await served.wait()
+        assert table.web.connections.streams == 0
     assert "Traceback" not in caplog.text and "Error handling request" not in caplog.text
