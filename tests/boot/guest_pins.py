@@ -177,7 +177,7 @@ def sample(chip: str, line: int, samples: int) -> dict:
     return {"high": high / samples}
 
 
-PWM_PERIOD_NS = 10_000_000  # gpiozero's PWM devices' 100 Hz
+RUN_ON_NS = 25_000_000  # with 12 ms, dispenses on a loaded guest jammed: its looks come late
 
 
 def launcher(spec: dict) -> None:
@@ -225,12 +225,13 @@ def launcher(spec: dict) -> None:
             kept = level
             state["motor"] = [*state["motor"][-199:], [now, level, counted]]
             publish()
-        # The forward line may be PWM (a soft start, gpiozero's 100 Hz): running while it was
-        # high within a little more than a period. No longer: a motor stopped with a card's
-        # front in the beam (the gate's stop) must leave it there.
+        # The forward line may be PWM (a soft start, played by a thread that a loaded guest
+        # wakes late): running while it was high lately. A motor stopped with a card's front
+        # in the beam (the gate's stop) so turns on for up to RUN_ON_NS: a card must stay in
+        # the beam longer than that to stay in the slot.
         if level == 1:
             high_at = now
-        running = now - high_at < PWM_PERIOD_NS * 6 // 5
+        running = now - high_at < RUN_ON_NS
         if running and not was_running:
             state["motor_runs"] += 1
             publish()

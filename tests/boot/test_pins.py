@@ -327,7 +327,7 @@ def test_a_stalled_loop_on_the_chip_lets_no_card_past_the_count(machine: Machine
     as the card beyond the count reaches the beam. The motor's lease alone would stop it a
     quarter of a second after the loop's last attention, a card or two too late at this
     launcher's pace."""
-    launcher = LauncherModel(machine, card_ms=80, block_ms=40)
+    launcher = LauncherModel(machine, card_ms=80, block_ms=60)  # in the beam past the run-on
     machine.write(GUEST_STALL, STALL_TOOL.read_text(encoding="utf-8"))
     for cards in (3, 5):
         before = launcher.cards_out()
