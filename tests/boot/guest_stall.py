@@ -57,11 +57,10 @@ async def dispense(spec: dict) -> dict:
         lease=MotorLease(motor.stop),
     )
     beam.on_pin_thread = ejector.beam_edge_now
-    # gpio-sim takes the bias the input asks for as the line's level until the model pulls it
-    # back: a blocked beam for a moment, whose edges must not reach the dispense.
-    while not beam.is_active:
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.5)
+    # gpio-sim takes the bias the input asks for as the line's level until the model, a pass
+    # later, drives it back: a blink of the beam, whose edges reach the ejector before the
+    # dispense (no wait on a clear beam: a card the gate stopped stays in it).
+    await asyncio.sleep(1.0)
     try:
         ejector.dispense(spec["cards"])
         await asyncio.wait_for(finished.wait(), 300)
