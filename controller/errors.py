@@ -2,7 +2,8 @@
 for what went wrong, and its message is one line a user can act on. The hardware layer's own
 errors (hardware/device_errors.py) have a base of their own, `HardwareError`: hardware/ knows
 nothing of the controller. `StoppedEarly` (commands/early_stop.py) is no error but a stop, and
-stays a `BaseException` so that no `except Exception` swallows it.
+stays a `BaseException` so that no `except Exception` swallows it. `shown` puts a bad value
+into such a line.
 """
 
 from __future__ import annotations
@@ -78,10 +79,6 @@ class UnreadableStateFile(TableError):
         self.kept_as = kept_as
 
 
-class WebConfigError(TableError, ValueError):
-    """A `[web]` value that cannot be used; the message names the key."""
-
-
 class PasswordError(TableError, ValueError):
     """A web password that cannot be set; the message says why."""
 
@@ -96,3 +93,16 @@ class FaultRefused(TableError):
 
 class ScriptError(TableError):
     """A script line that cannot be played; the message says why."""
+
+
+def shown(value: object, limit: int = 24) -> str:
+    """A short picture of a bad value for an error's one line: never a whole huge number or a
+    deep structure."""
+    if isinstance(value, bool):
+        return str(value).lower()  # as TOML and JSON write it: the file said `true`
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a huge number"
+    if not isinstance(value, str | int | float):
+        return f"a {type(value).__name__}"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

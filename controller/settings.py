@@ -10,8 +10,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from .errors import CrossedBounds, SettingError
-from .storage.safe_read import shown
+from .errors import CrossedBounds, SettingError, shown
 
 Value = int | str
 # ASCII digits only ("²" is a digit to str.isdigit), and never so many that int() balks.

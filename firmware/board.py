@@ -120,6 +120,7 @@ class Board:
             self.board_id,
             now,
             self.gate,
+            self.edges,
         )
         kept_id, kept_counted = self.kept()
         launcher.boot(self.reset_cause(), kept_id, kept_counted, now, self._start)
@@ -130,8 +131,7 @@ class Board:
         """One pass of the main loop: the beam's edges and the hopper switch to the launcher,
         what is due done, the watchdog fed. Returns (now, when it next has work or None)."""
         now = self.now()
-        for clear, when in self.edges():
-            launcher.beam(clear, when)
+        launcher.take_beam()
         if self.hopper_empty():
             launcher.hopper_emptied(now)
         launcher.poll(now)

@@ -14,7 +14,9 @@ beam, if the host has not kept that count by then; it starts again when the host
 power loss at most one card has left that the host's record does not hold. A main loop that
 comes late to that stop (it stalled) does not let the card go: with a `Gate` (gate.py), which
 the beam's interrupt and a timer drive, the motor stops as the next card's front reaches the
-beam, and the dispenser, handed that edge, holds there too.
+beam, and the dispenser, handed that edge, holds there too. A KEPT that comes before the edge
+is handed on finds the motor standing all the same: the gate says so as it lets the next card
+go (`Gate.allow`), and the dispenser starts the motor again.
 """
 
 from .beam import CLEAR_US, MIN_CARD_US, CardSight
@@ -33,6 +35,10 @@ IDLE = 0
 RUNNING = 1
 JAMMED = 2
 EMPTIED = 3
+
+
+def _nothing():
+    pass
 
 
 def earliest(times):
@@ -113,7 +119,10 @@ class Dispenser:
         if self.state != RUNNING or counted <= self.kept:
             return
         self.kept = counted
-        self._allow()
+        if self._allow():
+            # The gate had stopped the motor at the old limit, maybe before this loop was
+            # handed that edge: the dispenser holds with it, and runs again when it may.
+            self._hold()
         if self.kept < self.counted:
             return
         self._hold_at = None
@@ -136,13 +145,22 @@ class Dispenser:
         """A card has cleared the beam and is not counted yet: it may have left."""
         return self._sight.cleared_at is not None
 
-    def stop(self, reason, now):
-        """Stop the motor now; a running dispense ends, reported as `reason`."""
-        self._count_due(now, force=True)
-        running = self.state == RUNNING
+    def stop(self, reason, now, settle=_nothing):
+        """Stop the motor now; a running dispense ends, reported as `reason`. `settle()` is
+        called once the motor is off, to hand on the beam's edges stored until then (by an
+        interrupt, while the stop was on its way): a card that left before the motor stopped
+        counts in the dispense's end."""
         self._motor_off()
+        settle()
+        self._count_due(now, force=True)
         self._stuck = False
-        if running:
+        if self._retract_until is not None:
+            self._retract_until = None
+            self._drive(0)  # the last card counted only now: no retract after a stop
+        if self.state == RUNNING:
+            # The motor is off: what the edges handed on set to come waits no more.
+            self._ramp_at = self._jam_at = self._hold_at = None
+            self.held = False
             self.state = IDLE
             self._report(reason, self.counted)
         elif self.state != IDLE:
@@ -216,8 +234,9 @@ class Dispenser:
         self._drive(0)
 
     def _allow(self):
-        if self._gate is not None and self.state == RUNNING:
-            self._gate.allow(self.limit)
+        """The gate lets the cards now allowed leave; True when it had stopped the motor at
+        the old limit (gate.py)."""
+        return self._gate is not None and self.state == RUNNING and self._gate.allow(self.limit)
 
     def _count_due(self, now, force=False):
         cleared = self._sight.cleared_at

@@ -64,12 +64,16 @@ class Gate:
         self._let_go(state)
 
     def allow(self, limit):
-        """`limit` cards of the running dispense may leave now."""
+        """`limit` cards of the running dispense may leave now. True when the gate had stopped
+        the motor at the old limit and lets it go: the motor stands, and the dispenser (which
+        may not have been handed that edge yet) must start it again."""
         state = self._hold()
         self.limit = limit
+        freed = self.tripped and self.left < limit
         if self.left < limit:
             self.tripped = False
         self._let_go(state)
+        return freed
 
     def disarm(self):
         """No dispense runs: nothing to stop at (the motor only retracts, or is off)."""

@@ -23,15 +23,33 @@ def banner(board_id):
     return f"flashtable-launcher {version} protocol {p.PROTOCOL_VERSION} board {digits}\r\n"
 
 
+def _no_edges():
+    return ()
+
+
 class Launcher:
     """Everything the firmware decides, on times passed in (integer microseconds).
 
     `write(bytes)` sends on the line, `drive(duty)` runs the motor (through `gate`, if one
     is given: gate.py), `keep(id, counted)` stores the running dispense where a reset does
-    not erase it (the RP2040's watchdog scratch registers)."""
+    not erase it (the RP2040's watchdog scratch registers). `edges()` gives the beam's edges
+    its interrupt stored since the last call, as (clear, time), for `take_beam`; without it,
+    the edges come by `beam`."""
 
-    def __init__(self, write, drive, beam_clear, hopper_empty, keep, board_id, now, gate=None):
+    def __init__(
+        self,
+        write,
+        drive,
+        beam_clear,
+        hopper_empty,
+        keep,
+        board_id,
+        now,
+        gate=None,
+        edges=_no_edges,
+    ):
         self._link = Link(write)
+        self._edges = edges
         self._keep = keep
         self._board_id = board_id
         self._beam_clear = beam_clear
@@ -81,6 +99,9 @@ class Launcher:
     def receive(self, data, now):
         self._now = now
         for kind, payload in self._link.receive(data, now):
+            # The beam as it stood when the frame came: a STOP, a KEPT or a DISPENSE acts
+            # after every edge the interrupt stored before it, however late the loop is.
+            self.take_beam()
             self._command(kind, payload, now)
         if self._link.last_heard is not None and self._link.last_heard > self._heard:
             self._heard = self._link.last_heard
@@ -89,6 +110,11 @@ class Launcher:
     def beam(self, clear, t):
         self._now = max(self._now, t)
         self.dispenser.beam(clear, t)
+
+    def take_beam(self):
+        """The edges the beam's interrupt stored (`edges`), to the dispenser in order."""
+        for clear, t in self._edges():
+            self.beam(clear, t)
 
     def hopper_emptied(self, now):
         self._now = now
@@ -104,7 +130,7 @@ class Launcher:
         self._link.poll(now)
         if not self.host_lost and now >= self._lost_at():
             self.host_lost = True
-            self.dispenser.stop(p.HOST_LOST, now)
+            self._stop(p.HOST_LOST, now)
 
     # -- inside
 
@@ -135,12 +161,17 @@ class Launcher:
         elif kind == p.STATUS:
             self._send_state(now)
         elif kind == p.STOP:
-            self.dispenser.stop(p.STOPPED, now)
+            self._stop(p.STOPPED, now)
         elif kind == p.SET:
             param, value = p.unpack(p.SET_FORMAT, payload)
             self._set(param, value, now)
         else:
             self._error(p.E_TYPE, kind, now)
+
+    def _stop(self, reason, now):
+        # The edges stored until the motor stopped (an interrupt may have come while this
+        # frame was handled) are handed on after it: a card that left before counts.
+        self.dispenser.stop(reason, now, self.take_beam)
 
     def _dispense(self, ident, count, now):
         if not ident or not count:

@@ -28,6 +28,7 @@ from firmware import protocol as p
 from firmware.link import Link
 
 from .clock import Clock, Timer
+from .firmware_faces import LinkFace
 
 log = logging.getLogger(__name__)
 
@@ -35,30 +36,6 @@ HEARTBEAT = 0.5  # STATUS this often, so the controller knows the host is there
 LINK_TIMEOUT = 1.2  # no good frame for this long: the link is down
 # The frames whose writing the dispenses hear of: what the controller may have taken.
 WATCHED = (p.DISPENSE, p.KEPT)
-
-
-class _Link(Protocol):
-    """What the session asks of the firmware's `Link` (MicroPython, unannotated): times are
-    whole microseconds, frames (kind, payload)."""
-
-    @property
-    def last_heard(self) -> int | None: ...
-
-    @property
-    def idle(self) -> bool: ...
-
-    @property
-    def between_frames(self) -> bool: ...
-
-    def send(self, kind: int, payload: bytes, now: int) -> None: ...
-
-    def receive(self, data: bytes, now: int) -> list[tuple[int, bytes]]: ...
-
-    def next_due(self) -> int | None: ...
-
-    def poll(self, now: int) -> None: ...
-
-    def forget(self) -> None: ...
 
 
 class Dispenses(Protocol):
@@ -100,13 +77,15 @@ class ControllerSession:
         self._silent = False  # the link went down on this opening: ask again when it is back
         self._start: int | None = None  # the number of the controller's start last heard of
         self._reset_news: tuple[int, int, int] | None = None  # its last RESET, until its START
-        self._link: _Link | None = None
+        self._link: LinkFace | None = None
         self._resend: Timer | None = None
         self._beat: Timer | None = None
         self.news = asyncio.Event()  # set whenever frames came in
+        self.heard = 0  # bytes read from the controller, ever: the line's progress
 
     @property
     def connected(self) -> bool:
+        """The carrier is open (the controller may not have answered yet: see `link_up`)."""
         return self._link is not None
 
     @property
@@ -171,6 +150,7 @@ class ControllerSession:
         link = self._link
         if link is None:
             return
+        self.heard += len(data)
         frames = link.receive(data, self._us())
         for kind, payload in frames:
             try:

@@ -88,3 +88,7 @@ class Ejector(Protocol):
 
     def close(self) -> None:
         """Let go of what it holds (a port, a thread)."""
+
+    async def closed(self) -> None:
+        """After `close`: wait until what it held is let go of (a port closes in a worker
+        thread)."""

@@ -39,6 +39,7 @@ from firmware.protocol import CARD, DONE, EMPTY, JAM
 
 from .clock import Clock, Timer
 from .ejector import DEFAULT_JAM_TIME, US, CardCounted, Halted, Report
+from .firmware_faces import DispenserFace, GateFace
 from .motor_lease import MotorLease
 from .serial_dispense import Sent
 
@@ -59,47 +60,6 @@ class RollerMotor(Protocol):
     def backward(self, speed: float) -> None: ...
 
     def stop(self) -> None: ...
-
-
-class _Dispenser(Protocol):
-    """What `GpioEjector` asks of the firmware's `Dispenser` (MicroPython, unannotated):
-    times and counts are whole microseconds and cards."""
-
-    jam_us: int
-    state: int
-    asked: int
-    counted: int
-    kept: int
-    held: bool
-
-    @property
-    def stuck(self) -> bool: ...
-
-    def start(self, count: int, now: int) -> None: ...
-
-    def keep(self, counted: int, now: int) -> None: ...
-
-    def add(self, count: int) -> None: ...
-
-    def restart(self, now: int) -> None: ...
-
-    def stop(self, reason: int | str, now: int) -> None: ...
-
-    def beam(self, clear: bool, t: int) -> None: ...
-
-    def hopper_emptied(self, now: int) -> None: ...
-
-    def next_due(self) -> int | None: ...
-
-    def poll(self, now: int) -> None: ...
-
-
-class _Gate(Protocol):
-    """What `GpioEjector` asks of the firmware's `Gate`."""
-
-    def drive(self, duty: int) -> None: ...
-
-    def edge(self, clear: bool, t: int) -> None: ...
 
 
 class GpioEjector:
@@ -135,8 +95,9 @@ class GpioEjector:
         # The gate's fields and the motor are touched from the pin backend's thread too: under
         # this lock (re-entrant: a simulated motor may move the beam in the same call).
         self._lock = threading.RLock()
-        self._gate: _Gate = Gate(self._set_motor, self._now, hold=self._hold, let_go=self._let_go)
-        self._dispenser: _Dispenser = Dispenser(
+        gate = Gate(self._set_motor, self._now, hold=self._hold, let_go=self._let_go)
+        self._gate: GateFace = gate
+        self._dispenser: DispenserFace = Dispenser(
             None, beam_clear, hopper_empty, self._progress, self._gate
         )
         self.jam_time = jam_time
@@ -218,6 +179,9 @@ class GpioEjector:
         self.stop()
         if self._lease is not None:
             self._lease.close()
+
+    async def closed(self) -> None:
+        """Nothing is left to wait for: `close` joined the lease's thread."""
 
     def edge(self, name: str, active: bool, time: float) -> None:
         if name == "launcher.beam":

@@ -43,6 +43,8 @@ class Carrier(Protocol):
 
     def close(self) -> None: ...
 
+    async def closed(self) -> None: ...
+
 
 class SerialEjector:
     """The launcher on a controller at `port`. Create it inside the running loop; `close` it.
@@ -85,15 +87,17 @@ class SerialEjector:
         self._told: Sent | None = None  # the dispense last told kept (KEPT) on this connection
         self._stopping = False
         self._recent: list[SerialDispense] = []
-        self._session = ControllerSession(
+        # The link (public for what watches the line: whether it is open, quiet, its
+        # controller's firmware, the bytes heard so far).
+        self.session = ControllerSession(
             self, clock=clock, jam_ms=self._jam_ms(jam_time), on_link=on_link
         )
         self._line = carrier(
             port,
             baud,
-            on_open=self._session.opened,
-            on_data=self._session.received,
-            on_lost=self._session.closed,
+            on_open=self.session.opened,
+            on_data=self.session.received,
+            on_lost=self.session.closed,
         )
 
     @property
@@ -125,28 +129,7 @@ class SerialEjector:
 
     @property
     def link_up(self) -> bool:
-        return self._session.link_up
-
-    @property
-    def firmware(self) -> str | None:
-        """The controller's firmware version ("2.0.0"), from its INFO on this opening."""
-        return self._session.firmware
-
-    @property
-    def refused(self) -> str | None:
-        """Why the controller cannot be used, if so."""
-        return self._session.refused
-
-    @property
-    def connected(self) -> bool:
-        """The port is open (the controller may not have answered yet: see `link_up`)."""
-        return self._session.connected
-
-    @property
-    def quiet(self) -> bool:
-        """Nothing sent waits for the controller's acknowledgement and no frame is half
-        received (true while the port is closed)."""
-        return self._session.quiet
+        return self.session.link_up
 
     @property
     def jam_time(self) -> float:
@@ -155,7 +138,7 @@ class SerialEjector:
     @jam_time.setter
     def jam_time(self, seconds: float) -> None:
         self._jam_time = seconds
-        self._session.set_jam_ms(self._jam_ms(seconds))
+        self.session.set_jam_ms(self._jam_ms(seconds))
 
     def dispense(self, count: int) -> None:
         """Send out exactly `count` more cards (added to any still owed)."""
@@ -174,7 +157,7 @@ class SerialEjector:
         """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
         self._stopping = True
         if self._current is not None:
-            self._session.send(p.STOP, b"")
+            self.session.send(p.STOP, b"")
 
     async def halt(self, within: float = HALT_WITHIN) -> bool:
         """Stop the motor by the host's word, at shutdown: STOP, then wait, at most `within`
@@ -182,11 +165,11 @@ class SerialEjector:
         last cards counted). Returns whether it did; if not, the controller stops the motor
         itself once the host has been silent for its watchdog's time."""
         self._stopping = True
-        if not self._session.connected:
+        if not self.session.connected:
             log.warning("launcher controller not linked at shutdown: its watchdog stops it")
             return False
-        self._session.send(p.STOP, b"")
-        news = self._session.news
+        self.session.send(p.STOP, b"")
+        news = self.session.news
         deadline = asyncio.get_running_loop().time() + within
         try:
             while not self._halted():
@@ -202,12 +185,15 @@ class SerialEjector:
     def _halted(self) -> bool:
         running = self._current
         asked = running is not None and self._asked_for == running.id
-        return self._session.idle and not asked
+        return self.session.idle and not asked
 
     def close(self) -> None:
-        """Let go of the port (its task ends on the loop's next turn)."""
+        """Let go of the port (`closed` waits until it is)."""
         self._line.close()
-        self._session.let_go()
+        self.session.let_go()
+
+    async def closed(self) -> None:
+        await self._line.closed()
 
     # -- what the session tells ----------------------------------------------------------
 
@@ -266,7 +252,7 @@ class SerialEjector:
                 # A late card of an ended dispense was one of those this one asks for: no
                 # more is owed, and it stops here (no KEPT lets the next card go).
                 dispense.stopping = True
-                self._session.send(p.STOP, b"")
+                self.session.send(p.STOP, b"")
             self._tell_kept()
             return
         self._current = None
@@ -284,7 +270,7 @@ class SerialEjector:
         log.warning("launcher controller refused a frame %#04x: error %d", about, code)
         if code == p.E_BUSY and about == p.DISPENSE and self._current is not None:
             # A dispense from before this daemon still runs there: stop it, ask again.
-            self._session.send(p.STOP, b"")
+            self.session.send(p.STOP, b"")
             self._asked_for = None
             self._next()
 
@@ -312,7 +298,7 @@ class SerialEjector:
         """Ask for what is owed, if nothing else is on its way and nothing holds it back.
         Nothing is asked of a controller that has fallen silent: should it come back from a
         power-on, a DISPENSE sent meanwhile would cost a card (it may have taken it)."""
-        if not self._session.ready:
+        if not self.session.ready:
             return
         held = self.owed <= 0 or self.fault is not None or self._stopping
         if held and (self._current is None or self._current.restored):
@@ -323,7 +309,7 @@ class SerialEjector:
         current = self._current
         if self._asked_for != current.id and self._keep_sent(current.record):
             self._asked_for = current.id
-            self._session.send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
+            self.session.send(p.DISPENSE, p.pack(p.ID_COUNT, current.id, current.asked))
 
     def _tell_kept(self) -> None:
         """Tell the controller that the record holds the cards heard of the dispense it runs,
@@ -337,4 +323,4 @@ class SerialEjector:
         if not self._kept(current.record):
             return
         self._told = current.record
-        self._session.send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))
+        self.session.send(p.KEPT, p.pack(p.ID_PROGRESS, current.id, current.seen))

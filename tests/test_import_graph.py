@@ -1,13 +1,17 @@
-"""The house has no import circle: the modules of controller/ and hardware/ form a tree of
-one-way arrows (counting imports made only for type checking, too)."""
+"""The house keeps its floors: every module of controller/, hardware/ and firmware/ reaches,
+by any chain of imports (those made only for type checking counted too), only modules of its
+own floor or a lower one, as the floors in docs/architecture.md stand; the two remotes side by
+side never reach each other; and no module imports itself round a circle."""
 
 from __future__ import annotations
 
 import ast
+import re
+from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
-PACKAGES = ("controller", "hardware")
+PACKAGES = ("controller", "hardware", "firmware")
 
 
 def module_name(path: Path) -> str:
@@ -16,6 +20,7 @@ def module_name(path: Path) -> str:
 
 
 def graph() -> dict[str, set[str]]:
+    """Every module of the house, with the modules of the house it imports."""
     modules = {
         module_name(path): path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
     }
@@ -36,6 +41,19 @@ def graph() -> dict[str, set[str]]:
                 t for t in targets if t in modules and t != name and not name.startswith(t + ".")
             }
     return edges
+
+
+def chains(edges: dict[str, set[str]], start: str) -> dict[str, list[str]]:
+    """Every module `start` reaches, each with one shortest chain of imports to it."""
+    found = {start: [start]}
+    todo = deque([start])
+    while todo:
+        here = todo.popleft()
+        for target in sorted(edges[here]):
+            if target not in found:
+                found[target] = [*found[here], target]
+                todo.append(target)
+    return found
 
 
 def cycle(edges: dict[str, set[str]]) -> list[str] | None:
@@ -61,6 +79,76 @@ def cycle(edges: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def floors() -> list[list[str]]:
+    """The floors of docs/architecture.md, from the top down: each a list of units (a
+    package or top-level module of controller/, written `shell`, `config`; or `hardware/`,
+    `hardware/sim/`, `firmware/`; `controller` is the package's own entry)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("## Floors", 1)[1].split("```")[1]
+    return [
+        [unit.strip() for unit in line.split("  ")[0].split(",")]
+        for line in block.strip("\n").splitlines()
+        if not line.startswith(" ")  # a line that goes on with the one above
+    ]
+
+
+def unit_of(module: str) -> str:
+    """The unit of `module` as the floors name it."""
+    parts = module.split(".")
+    if parts[0] == "hardware":
+        return "hardware/sim/" if parts[1:2] == ["sim"] else "hardware/"
+    if parts[0] == "firmware":
+        return "firmware/"
+    return parts[1] if len(parts) > 1 and parts[1] != "__main__" else "controller"
+
+
+def floor_of() -> dict[str, int]:
+    """Each unit's floor, counted from the ground (0)."""
+    stack = floors()
+    return {unit: len(stack) - 1 - level for level, units in enumerate(stack) for unit in units}
+
+
+def climbs(edges: dict[str, set[str]], floor: dict[str, int]) -> list[str]:
+    """Every module that reaches a module on a higher floor, or one beside it on its own
+    floor in another unit, with the chain that does."""
+    found = []
+    for name in sorted(edges):
+        unit = unit_of(name)
+        for target, chain in chains(edges, name).items():
+            other = unit_of(target)
+            if floor[other] > floor[unit] or (floor[other] == floor[unit] and other != unit):
+                found.append(" -> ".join(chain))
+                break
+    return found
+
+
+def test_every_module_of_the_house_stands_on_a_floor():
+    units = floor_of()
+    assert sorted({unit_of(name) for name in graph()} - units.keys()) == []
+    assert sorted(units.keys() - {unit_of(name) for name in graph()}) == []
+
+
+def test_no_module_reaches_a_higher_floor_or_a_unit_beside_its_own():
+    assert climbs(graph(), floor_of()) == []
+
+
+def test_the_floor_check_follows_a_chain_to_its_end():
+    # settings on floor 1 imports only storage.safe_read on floor 0 ... which imports shell.
+    edges = {
+        "controller.settings": {"controller.storage.safe_read"},
+        "controller.storage.safe_read": {"controller.shell.inbox"},
+        "controller.shell.inbox": set(),
+        "controller.mqtt.link": {"controller.web.feed"},
+        "controller.web.feed": set(),
+    }
+    floor = {"web": 4, "mqtt": 4, "shell": 3, "settings": 2, "storage": 1}
+    assert climbs(edges, floor) == [
+        "controller.mqtt.link -> controller.web.feed",
+        "controller.settings -> controller.storage.safe_read -> controller.shell.inbox",
+        "controller.storage.safe_read -> controller.shell.inbox",
+    ]
+
+
 def test_no_module_imports_itself_round_a_circle():
     assert cycle(graph()) is None
 
@@ -70,9 +158,7 @@ def test_the_circle_finder_finds_a_circle():
     assert cycle({"a": {"b"}, "b": set()}) is None
 
 
-def test_hardware_never_imports_the_controller_nor_its_own_simulation():
-    for name, targets in graph().items():
-        if name.startswith("hardware"):
-            assert not {t for t in targets if t.startswith("controller")}, name
-        if name.startswith("hardware") and not name.startswith("hardware.sim"):
-            assert not {t for t in targets if t.startswith("hardware.sim")}, name
+def test_the_floors_name_units_by_their_paths():
+    for units in floors():
+        for unit in units:
+            assert re.fullmatch(r"[a-z_]+(/[a-z_]+)*/?", unit), unit

@@ -1,6 +1,8 @@
 """The folders show the architecture: docs/architecture.md lists every package and top-level
 module of controller/ and hardware/, and nothing that is not there; the top of controller/ stays
-small; no two modules share a name, so that a name in a log or a traceback says which."""
+small; no two modules share a name, so that a name in a log or a traceback says which; every
+Python file of controller/ and hardware/ stays a readable size, and the daemon, which only
+wires the parts and runs the loop, smaller still."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).parents[1]
 TOP = ("controller", "hardware")
 MOST_TOP_MODULES = 8  # controller/'s own modules, __init__ and __main__ counted
+MOST_LINES = 350  # a file past this is split along a seam a reader would name
+MOST_DAEMON_LINES = 250
 
 
 def documented() -> set[str]:
@@ -66,3 +70,20 @@ def test_no_two_modules_share_a_name():
 
 def test_the_map_reader_reads_nested_entries():
     assert {"controller/", "controller/game/", "hardware/sim/"} <= documented()
+
+
+def lines(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_every_file_of_controller_and_hardware_stays_a_readable_size():
+    sizes = {
+        str(path.relative_to(ROOT)): lines(path)
+        for top in TOP
+        for path in (ROOT / top).rglob("*.py")
+    }
+    assert {name: n for name, n in sizes.items() if n >= MOST_LINES} == {}
+
+
+def test_the_daemon_only_wires_its_parts_and_runs_the_loop():
+    assert lines(ROOT / "controller" / "shell" / "daemon.py") < MOST_DAEMON_LINES

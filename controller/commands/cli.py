@@ -1,6 +1,6 @@
 """The `flashtable` command: its options, and which command runs. The daemon's own run is
-controller.commands.run, the fleet's controller.mqtt.fleet_command, the firmware's
-controller.commands.firmware_sim."""
+controller.commands.run, the simulated table's controller.commands.sim_command, the fleet's
+controller.mqtt.fleet_command, the firmware's controller.commands.firmware_sim."""
 
 from __future__ import annotations
 
@@ -13,16 +13,16 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, LauncherConfig, load
+from ..config import DEFAULT_PATH, DEFAULT_STATE_DIR, Config, load
 from ..errors import ConfigError, SettingError
 from ..mqtt.fleet_command import fleet_command
 from ..settings import key_values
-from ..web.web_section import WebConfig
 from .check_config import check_config
 from .closed_pipe import quiet_on_closed_pipe
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
 from .help_text import Parser
 from .settings_command import settings_command
+from .sim_command import check_sim, run_sim
 
 log = logging.getLogger("flashtable")
 
@@ -45,7 +45,7 @@ SIM_STATE_DIR = sim_state_dir()
 
 
 def _how_to_play() -> str:
-    from .howto import how_to_play
+    from ..howto import how_to_play
 
     return "\n".join(how_to_play(indent="  "))
 
@@ -244,12 +244,7 @@ def command(argv: list[str] | None) -> int:
     if extra:
         getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "sim":
-        if args.headless and args.script is None:
-            args.command_parser.error("--headless needs a --script FILE to play")
-        if args.script is not None and not args.headless:
-            args.command_parser.error("--script plays only with --headless")
-        if args.time_scale <= 0:
-            args.command_parser.error(f"--time-scale must be above 0, not {args.time_scale}")
+        check_sim(args)
     if args.command == "firmware-sim":
         check_firmware_sim(args)
     if args.command in ("check-config", "settings", "fleet", "outputs-off", "web-password"):
@@ -281,7 +276,7 @@ def command(argv: list[str] | None) -> int:
             return fleet_command(load(args.config), args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         if args.command == "sim":
-            return run_sim(load(args.config), args, seed)
+            return run_sim(load(args.config), args, seed, args.state_dir or SIM_STATE_DIR)
         if args.command == "firmware-sim":
             logging.basicConfig(
                 level=args.log_level.upper(),
@@ -318,8 +313,6 @@ def shell_changes(args: argparse.Namespace) -> dict[str, str]:
         parser.error(str(err))
 
 
-SIM_LISTEN = "127.0.0.1:8080"  # the simulated table's page: this machine alone, by default
-
 CONFIG_BAD = ("Config file bad:", "defaults in use")  # the LCD's notice
 
 
@@ -331,35 +324,6 @@ def config_or_defaults(path: Path | None) -> tuple[Config, list[tuple[str, str]]
     except ConfigError as err:
         log.error("%s; the defaults are used", err)
         return Config(), [CONFIG_BAD]
-
-
-def run_sim(config: Config, args: argparse.Namespace, seed: int) -> int:
-    from dataclasses import replace
-
-    from ..tui import run_view
-
-    if args.seats is not None:
-        config = replace(config, seats=args.seats)
-    if config.web is None and not args.headless:
-        config = replace(config, web=WebConfig(enabled=True, listen=SIM_LISTEN))
-    if args.launcher is not None:  # the simulated launcher, on pins or behind the firmware
-        config = replace(config, launcher=LauncherConfig())
-    elif config.launcher.link == "serial":
-        # A real controller: its motor and its watchdog keep real time, and so must the game.
-        real = f"the launcher controller at {config.launcher.port} runs in real time"
-        if args.headless:
-            args.command_parser.error(f"{real}: --headless plays in game time (--launcher)")
-        if args.time_scale != 1:
-            args.command_parser.error(f"{real}: --time-scale must be 1")
-    state_dir = args.state_dir or SIM_STATE_DIR
-    return run_view(
-        config,
-        seed=seed,
-        time_scale=args.time_scale,
-        script=args.script,
-        state_dir=state_dir,
-        firmware=args.launcher == "serial",
-    )
 
 
 if __name__ == "__main__":

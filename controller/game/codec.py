@@ -25,20 +25,24 @@ from typing import Any
 from ..errors import UndecodableSnapshot
 from ..settings import Settings, setting
 from . import evening_codec, summary, turns
+from .codec_records import (
+    seat_stats,
+    standing_list,
+    standings_of,
+    stats_list,
+    to_ms,
+)
 from .effects import Effect
 from .frozen import replace
 from .kept_values import count as _count
 from .kept_values import seat as _seat
+from .kept_values import seconds as _seconds
 from .state import (
     MAX_OWED,
     ROUND_PHASES,
     Delivery,
     Launcher,
     Phase,
-    SeatStanding,
-    SeatStats,
-    SlapTimes,
-    Standings,
     Summary,
     Table,
     Turn,
@@ -52,8 +56,6 @@ KEPT_PHASES = frozenset({Phase.SEATING, Phase.EXTREME, Phase.ROUND_OVER})
 REASONS = frozenset({"timeout", "slap", "hit", "quick", "restart"})
 MODES = frozenset(setting("mode").options)
 FINISHES = frozenset(setting("finish").options)
-# The slowest reaction a race can time: a press within the longest window.
-MAX_SLAP_MS = 1000 * max(int(o) for o in setting("slap_window").options)
 
 
 def encode(table: Table, now: float) -> dict[str, Any]:
@@ -69,14 +71,14 @@ def encode(table: Table, now: float) -> dict[str, Any]:
         "seated": sorted(table.seated),
         "turn": None if turn is None else _turn(table, turn, now),
         "picks": list(table.picks),
-        "stats": {str(seat): _stats(stats) for seat, stats in sorted(table.stats.items())},
+        "stats": {str(seat): stats_list(stats) for seat, stats in sorted(table.stats.items())},
         "summary": None
         if table.summary is None
         else {"winner": table.summary.winner, "page": table.summary.page},
         "standings": {
             "rounds": table.standings.rounds,
             "seats": {
-                str(seat): _standing(standing)
+                str(seat): standing_list(standing)
                 for seat, standing in sorted(table.standings.seats.items())
             },
         },
@@ -97,40 +99,8 @@ def _turn(table: Table, turn: Turn, now: float) -> dict[str, Any]:
     else:
         at = now
         left = turn.time_left(now)
-    played = _ms(max(0.0, at - turn.started))
-    return {"seat": turn.seat, "played": played, "left": None if left is None else _ms(left)}
-
-
-def _ms(seconds: float) -> float:
-    """Seconds to the millisecond, as the heartbeat writes them: a float's full repr can be
-    longer (2.220446049250313e-16) than the reader takes a number to be (20 characters)."""
-    return round(seconds, 3)
-
-
-def _stats(stats: SeatStats) -> list[float | None]:
-    return [
-        stats.turns,
-        stats.timeouts,
-        stats.slaps_lost,
-        stats.launcher_cards,
-        _ms(stats.turn_time),
-        *_slap(stats.slap),
-    ]
-
-
-def _standing(standing: SeatStanding) -> list[int | None]:
-    return [
-        standing.rounds,
-        standing.wins,
-        standing.placed,
-        standing.place_total,
-        standing.timeouts,
-        *_slap(standing.slap),
-    ]
-
-
-def _slap(times: SlapTimes) -> list[int | None]:
-    return [times.presses, times.total_ms, times.best_ms]
+    played = to_ms(max(0.0, at - turn.started))
+    return {"seat": turn.seat, "played": played, "left": None if left is None else to_ms(left)}
 
 
 def time_left(data: object) -> float | None:
@@ -180,7 +150,7 @@ def _decode(
     if len(seated) != len(listed):
         raise UndecodableSnapshot("a seat listed twice")
     phase = Phase(data["phase"])
-    stats = {_seat(int(s), seats): _seat_stats(v) for s, v in data["stats"].items()}
+    stats = {_seat(int(s), seats): seat_stats(v) for s, v in data["stats"].items()}
     queue = tuple(_delivery(d, seats) for d in data["launcher"]["queue"])
     if sum(delivery.cards for delivery in queue) > MAX_OWED:
         raise UndecodableSnapshot(f"more than {MAX_OWED} cards owed")
@@ -208,7 +178,7 @@ def _decode(
         raise UndecodableSnapshot(f"no mode {mode!r}")
     if phase not in (Phase.SEATING, Phase.ROUND_OVER):
         table = replace(table, round_mode=str(mode))
-    table = replace(table, standings=_standings(data["standings"], seats))
+    table = replace(table, standings=standings_of(data["standings"], seats))
     table = evening_codec.decode(data, table)
     table = _with_places(table, phase, data["finish"], data["places"], seats)
     if phase in KEPT_PHASES:
@@ -261,37 +231,6 @@ def _decode(
     return replace(table, phase=Phase.PAUSED, turn=resumed, paused_left=kept_left, paused_at=now)
 
 
-def _seconds(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e7:
-        raise UndecodableSnapshot(f"{value!r} is not a number of seconds")
-    return float(value)
-
-
-def _seat_stats(value: Any) -> SeatStats:
-    turns_, timeouts, slaps, cards, seconds, presses, total_ms, best_ms = value
-    return SeatStats(
-        turns=_count(turns_),
-        timeouts=_count(timeouts),
-        slaps_lost=_count(slaps),
-        launcher_cards=_count(cards),
-        turn_time=_seconds(seconds),
-        slap=_slap_times(presses, total_ms, best_ms),
-    )
-
-
-def _slap_times(presses: object, total_ms: object, best_ms: object) -> SlapTimes:
-    count, total = _count(presses), _count(total_ms)
-    if not count:
-        if total or best_ms is not None:
-            raise UndecodableSnapshot("SLAP times without a press")
-        return SlapTimes()
-    best = _count(best_ms)
-    # The best is no slower than the average, and no press is slower than a race lasts.
-    if not best * count <= total <= count * MAX_SLAP_MS:
-        raise UndecodableSnapshot(f"SLAP times {[count, total, best]!r} no race gives")
-    return SlapTimes(count, total, best)
-
-
 def _with_places(table: Table, phase: Phase, finish: object, listed: Any, seats: range) -> Table:
     """The round's finish and the places taken, as only a game can leave them."""
     places = tuple(_seat(s, seats) for s in listed)
@@ -314,38 +253,6 @@ def _with_places(table: Table, phase: Phase, finish: object, listed: Any, seats:
     if places and (phase is Phase.SEATING or still_in == 1):
         raise UndecodableSnapshot(f"places {list(places)} no round leaves")
     return replace(table, places=places)
-
-
-def _standings(value: Any, seats: range) -> Standings:
-    rounds = _count(value["rounds"])
-    kept = {
-        _seat(int(seat), seats): _seat_standing(entry, rounds, len(seats))
-        for seat, entry in value["seats"].items()
-    }
-    # Every round counted has one winner, a seat that sat in it.
-    if sum(standing.wins for standing in kept.values()) != rounds:
-        raise UndecodableSnapshot(f"standings of {rounds} rounds with another count of wins")
-    return Standings(rounds, kept)
-
-
-def _seat_standing(value: Any, rounds: int, stations: int) -> SeatStanding:
-    played, wins, placed, place_total, timeouts, presses, total_ms, best_ms = value
-    standing = SeatStanding(
-        rounds=_count(played),
-        wins=_count(wins),
-        placed=_count(placed),
-        place_total=_count(place_total),
-        timeouts=_count(timeouts),
-        slap=_slap_times(presses, total_ms, best_ms),
-    )
-    if not (
-        1 <= standing.rounds <= rounds
-        and standing.wins <= standing.rounds
-        and standing.placed <= standing.rounds
-        and standing.placed <= standing.place_total <= standing.placed * stations
-    ):
-        raise UndecodableSnapshot(f"standings {value!r} no evening gives")
-    return standing
 
 
 def _delivery(value: Any, seats: range) -> Delivery:

@@ -26,7 +26,7 @@ async def linked(config: Config, daemon: Daemon) -> AsyncIterator[TableLink | No
     if config.mqtt is None:
         yield None
         return
-    from .control import DaemonControl
+    from ..remote.control import DaemonControl
     from .link import TableLink
 
     link = TableLink(config.mqtt, config.table_id, DaemonControl(daemon))

@@ -16,7 +16,7 @@ from paho.mqtt.properties import Properties
 
 from ..config import MqttConfig
 from ..settings import setting
-from .link import client
+from .broker_client import client
 from .topics import ONLINE, ROOT, Topics
 
 ANSWER_TIME = 5.0  # seconds a table has to answer a change

@@ -7,174 +7,39 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
-import ipaddress
 import logging
-import os
 import random
-import socket
-import ssl
-from collections.abc import Iterator
-from typing import Any
 
 import aiomqtt
-import paho.mqtt.client as paho
-from aiomqtt.exceptions import MqttConnectError
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
-from paho.mqtt.reasoncodes import ReasonCode
 
 from ..config import MqttConfig
-from ..errors import ConfigError, MessageRefused
+from ..errors import MessageRefused
 from ..game import Table
+from ..remote.control import TableControl
+from ..remote.inbound import order, settings_update
+from ..remote.payloads import event_payload, settings_payload, standings_payload, state_snapshot
 from ..shell.publish import GameEvent
 from . import discovery
-from .control import TableControl
-from .inbound import (
-    MAX_CORRELATION,
-    MAX_PACKET,
-    RefusalLog,
-    correlation,
-    order,
-    reply,
-    settings_update,
-)
+from .broker_client import abandon, client, client_log
 from .outbox import Outbox, Outgoing
-from .topics import (
-    OFFLINE,
-    ONLINE,
-    Topics,
-    encode,
-    event_payload,
-    settings_payload,
-    standings_payload,
-    state_snapshot,
-)
+from .refusals import MAX_CORRELATION, MAX_PACKET, RefusalLog, correlation, reply
+from .topics import OFFLINE, ONLINE, Topics, encode
+from .why_down import CONNECTED, CONNECTING, STOPPED, UNEXPECTED, sandbox_hint, told_as, why_down
 
 log = logging.getLogger(__name__)
 
-
-# How paho tells of a connection that the broker dropped or that stopped answering.
-_SOCKET_LOST = ("failed to receive on socket", "timeout on socket")
-
-
-class _LostSocket(logging.Filter):
-    """paho logs a lost connection at ERROR; the link warns of the same loss itself, and
-    says when it tries again. paho's line, which holds the socket's own error, is kept at
-    INFO: a broker that goes away is no error of the table's."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno == logging.ERROR and str(record.msg).startswith(_SOCKET_LOST):
-            record.levelno, record.levelname = logging.INFO, "INFO"
-            return _client_log.isEnabledFor(logging.INFO)
-        return True
-
-
-_client_log = logging.getLogger(f"{__name__}.client")  # paho's and aiomqtt's own lines
-_client_log.addFilter(_LostSocket())
 
 FIRST_BACKOFF = 0.25  # seconds before the first retry; doubles up to MAX_BACKOFF
 # A broker that is back is reconnected within 2 s wherever the table was in its backoff: the
 # longest wait, plus a connection's round trips. Trying more often than needed costs a
 # refused TCP connection each time, and nothing in the log (a reason is logged once).
 MAX_BACKOFF = 1.5
-SEND_TIMEOUT = 10.0  # a publish not acknowledged by then counts as a lost connection
 # Publishes awaiting the broker's acknowledgement at once: below what brokers accept from a
 # client (MQTT 5's Receive Maximum: Mosquitto says 20) and paho's own limit (20).
 IN_FLIGHT = 10
 DRAIN_TIME = 1.0  # seconds a clean stop gives the last events to leave
-
-# What the Info screen says of the link (16 columns at most).
-CONNECTING, CONNECTED, STOPPED = "connecting", "connected", "stopped"
-LOST = "connection lost"
-UNEXPECTED = "error: see log"  # a cause the link has no words for; the log has it whole
-# A broker's refusal (CONNACK) by MQTT 5 reason code, and by MQTT 3's return code.
-REFUSED = {
-    0x84: "refused: version",
-    0x85: "refused: id",
-    0x86: "refused: auth",
-    0x87: "refused: auth",
-    0x88: "refused: busy",
-    0x89: "refused: busy",
-    0x8A: "refused: banned",
-    0x8C: "refused: auth",
-    0x95: "refused: size",
-    0x97: "refused: busy",
-    0x9F: "refused: busy",
-}
-REFUSED_V3 = {
-    1: "refused: version",
-    2: "refused: id",
-    3: "refused: busy",
-    4: "refused: auth",
-    5: "refused: auth",
-}
-# Why a broker closed a connection it had accepted (its DISCONNECT), where it says more.
-CLOSED = {0x8B: "broker stopped", 0x8E: "id in use", 0x87: "refused: auth"}
-UNREACHABLE = (errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN)
-KNOWN = (aiomqtt.MqttError, ConfigError, OSError)  # what a network, a broker or a config does
-
-
-def client(config: MqttConfig, identifier: str, **options: Any) -> aiomqtt.Client:
-    """An MQTT 5 client for the config's broker; TLS checked against `tls_ca` if given
-    (checks are never turned off)."""
-    tls = config.tls_context()
-    return aiomqtt.Client(
-        config.host,
-        config.port,
-        username=config.username,
-        password=config.password(),
-        identifier=identifier,
-        protocol=aiomqtt.ProtocolVersion.V5,
-        tls_context=tls,
-        timeout=SEND_TIMEOUT,
-        **options,
-    )
-
-
-def _causes(err: BaseException) -> Iterator[BaseException]:
-    # aiomqtt hides the socket's own error behind its MqttError ("from None" keeps it as
-    # the context), and a lost connection's reason code behind "Disconnected during ...".
-    seen: list[BaseException] = []
-    cause: BaseException | None = err
-    while cause is not None and cause not in seen and len(seen) < 8:
-        seen.append(cause)
-        yield cause
-        cause = cause.__cause__ or cause.__context__
-
-
-def _code(rc: object) -> int | None:
-    return rc.value if isinstance(rc, ReasonCode) else rc if isinstance(rc, int) else None
-
-
-def why_down(err: BaseException, *, stage: str) -> str:
-    """Why the link is down, in a few words that fit the Info screen. `stage` is where it
-    failed: "building" the client (the config's files), "connecting" or "connected"."""
-    if stage == "building":
-        if isinstance(err, ssl.SSLError) or "tls_ca" in str(err):
-            return "bad TLS"
-        return "bad config" if isinstance(err, (*KNOWN, ValueError)) else UNEXPECTED
-    for cause in _causes(err):
-        if isinstance(cause, MqttConnectError):
-            words = REFUSED if isinstance(cause.rc, ReasonCode) else REFUSED_V3
-            return words.get(_code(cause.rc) or 0, "refused")
-        if isinstance(cause, aiomqtt.MqttCodeError) and _code(cause.rc) in CLOSED:
-            return CLOSED[_code(cause.rc) or 0]
-        if isinstance(cause, ConfigError):
-            return "bad config"
-        if isinstance(cause, ssl.SSLError) and stage == "connecting":
-            return "bad TLS"  # once connected, TLS's own errors are a lost connection's
-        if isinstance(cause, socket.gaierror):
-            return "unknown host"
-        if isinstance(cause, ConnectionRefusedError):
-            return "no broker"
-        if isinstance(cause, TimeoutError):
-            return "no answer"
-        if isinstance(cause, OSError) and cause.errno in UNREACHABLE:
-            return "no network"
-    if not isinstance(err, KNOWN):
-        return UNEXPECTED
-    return LOST if stage == "connected" else "no broker"
 
 
 class TableLink:
@@ -260,7 +125,7 @@ class TableLink:
             f"flashtable-{self.topics.table_id}",
             will=aiomqtt.Will(self.topics.status, OFFLINE, qos=1, retain=True),
             keepalive=self.config.keepalive,
-            logger=_client_log,
+            logger=client_log,
             properties=connect,
         )
 
@@ -286,12 +151,12 @@ class TableLink:
                 except Exception as err:  # any cause: the link must never die for good
                     self.connected = False
                     if stage == "connecting":
-                        _abandon(client)
+                        await abandon(client)
                     status = why_down(err, stage=stage)
                     self.last_outage = status
                     self._show(status)
                     wait = backoff * self._rng.uniform(0.5, 1.0)  # jitter: tables spread out
-                    cause = _told(err)
+                    cause = told_as(err)
                     if cause != told:
                         told = cause
                         say = log.error if status == UNEXPECTED else log.warning
@@ -450,58 +315,3 @@ class TableLink:
         if status != self.status:
             self.status = status
             self.control.show_link(status)
-
-
-def _abandon(attempt: aiomqtt.Client) -> None:
-    """Close the socket of an attempt that failed once it was open (no answer to CONNECT in
-    time, an error aiomqtt does not expect): aiomqtt leaves it open and watched by the loop
-    for good, and every retry would keep one more."""
-    client = getattr(attempt, "_client", None)  # aiomqtt's paho client; no public way to it
-    sock = client.socket() if isinstance(client, paho.Client) else None
-    if client is None or sock is None:
-        return
-    try:
-        fd = sock.fileno()
-        if fd >= 0:
-            asyncio.get_running_loop().remove_writer(fd)
-        on_close = client.on_socket_close  # aiomqtt's: it stops watching it, and its timer
-        if on_close is not None:
-            on_close(client, client.user_data_get(), sock)
-        sock.close()
-    except Exception as err:  # tidying up must not be what ends the link
-        log.debug("MQTT: closing a failed attempt's socket: %s", err)
-
-
-SANDBOX_HINT = (
-    ". The service's sandbox lets the table reach only this machine unless a drop-in "
-    "allows the broker's address (IPAddressAllow=, docs/deploy.md); without one, every "
-    "attempt to reach a broker elsewhere ends so"
-)
-
-
-def sandbox_hint(host: str, status: str) -> str:
-    """What to add to the log line of a broker on another machine that never answers, when
-    the table runs as systemd's service (which sets INVOCATION_ID): its sandbox drops the
-    packets to any address a drop-in has not allowed, and all the link sees is silence."""
-    if status not in ("no answer", "no network") or "INVOCATION_ID" not in os.environ:
-        return ""
-    if host == "localhost":
-        return ""
-    with contextlib.suppress(ValueError):
-        if ipaddress.ip_address(host).is_loopback:
-            return ""
-    return SANDBOX_HINT
-
-
-def _told(err: BaseException) -> str:
-    """The cause as the log says it: an error the link knows by its text, any other by its
-    type as well, since its text alone may say little ("required argument is not ...")."""
-    text = str(err)
-    if isinstance(err, KNOWN) and text:
-        cause = err.__cause__  # "Disconnected during message iteration": what disconnected
-        return f"{text}: {cause}" if cause is not None and str(cause) else text
-    kind = type(err)
-    name = kind.__qualname__
-    if kind.__module__ != "builtins":
-        name = f"{kind.__module__}.{name}"
-    return f"{name}: {text}" if text else name

@@ -18,40 +18,28 @@ import logging
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import assert_never
-
-from hardware.debounce import Change
-from hardware.ejector import CardCounted, Halted
 
 from .. import game
 from ..config import Config
-from ..game import Announce, Command, Configure, Event, Press, Release, Sound, Stuck, Tick
+from ..game import Announce, Command, Event, Sound
 from ..game.effects import Dispense, ResumeLauncher
-from ..requests import (
-    ChangeSettings,
-    DealCards,
-    EnterPoints,
-    GameCommand,
-    NameSeat,
-    Request,
-    RereadSettings,
-    ResetSettings,
-    ShowLinkStatus,
-)
+from ..requests import Request
 from ..settings import Settings
-from ..storage.settings_store import Loaded, SettingsStore, settings_notice
-from ..storage.snapshot import RESUMED, SET_ASIDE, Snapshots
+from ..storage.snapshot import Snapshots
 from ..storage.statefile import prepare
+from . import queue_items
 from .answers import Answers
 from .control_socket import ControlSocket
 from .game_log import GameLog
-from .inbox import Asked, Call, Edge, EncoderTurn, Inbox, Item, Settle, Stop, Wake
+from .inbox import Call, Edge, EncoderTurn, Inbox, Item, Settle, Stop, Wake
 from .launcher_link import LauncherLink
 from .loop_thread import LoopThread
 from .panel import Panel
 from .publish import GameEvent, Publisher, Stepped
 from .renderer import Renderer
+from .requests_desk import carry_out
 from .settings_keeper import HardwareSettings, SettingsKeeper
+from .start_stop import first_steps, last_steps
 from .switches import Switches
 from .tunes import TUNES
 from .wakeup import Wakeup
@@ -79,9 +67,9 @@ class Daemon:
         grace: float = REAL_TIME_GRACE,
         notices: Sequence[tuple[str, str]] = (),
     ) -> None:
-        self._inbox = Inbox(asyncio.get_running_loop())
+        self._inbox = Inbox()
         self._loop_thread = LoopThread()
-        pinmap, clock = wiring.pinmap, wiring.clock
+        pinmap, clock, base = wiring.pinmap, wiring.clock, config.settings
         self.clock, self.rng = clock, rng
         from hardware.board import Board  # gpiozero loads with the board: start-up time
 
@@ -90,16 +78,14 @@ class Daemon:
             pin_factory=wiring.pin_factory,
             clock=clock,
             display=wiring.display,
-            on_edge=self._edge_from_pin,
-            on_turn=self._turn_from_pin,
+            # The pins' threads: what they tell only crosses to the loop.
+            on_edge=lambda *edge: self._inbox.from_any_thread(Edge(*edge)),
+            on_turn=lambda steps: self._inbox.from_any_thread(EncoderTurn(steps)),
         )
         prepared = [] if state_dir is None else prepare(state_dir)
         # Before the settings are read: a change the shell asks from now on reaches this table.
-        self._door = None if state_dir is None else ControlSocket(state_dir)
-        store = None if state_dir is None else SettingsStore(state_dir, config.settings)
-        loaded = store.load() if store is not None else Loaded(config.settings)
-        settings = loaded.settings
-        problems = [settings_notice(loaded)] if loaded.problems else []
+        self.door = None if state_dir is None else ControlSocket(state_dir)
+        self.settings_keeper, settings, problems = SettingsKeeper.at_start(state_dir, base)
         notices = [*notices, *problems, *prepared]
         self.renderer = Renderer(self.board, clock, redraw=self.refresh)
         self.launcher = LauncherLink(
@@ -112,11 +98,17 @@ class Daemon:
             on_link=self.renderer.launcher_link,
         )
         fresh = game.new_table(settings, pinmap.seats, has_launcher=self.launcher.wired)
-        self.snapshots = Snapshots(state_dir, clock, self._inbox, self.renderer.notice)
+        self.snapshots = Snapshots(
+            state_dir,
+            clock,
+            on_notice=lambda lines: self._inbox.from_any_thread(
+                Call(lambda: self.renderer.notice(lines))
+            ),
+        )
         self.table, resumed = self.snapshots.resume(fresh, rng, self.launcher.owed_at_start)
-        self._fresh = None if self.table is fresh else fresh  # until the resumed game has run
+        # The new game a resumed one gives way to if its first step fails; until it has run.
+        self.fresh = None if self.table is fresh else fresh
         self.game_log = GameLog(self.table, rng)
-        self.settings_keeper = SettingsKeeper(store, settings)
         self._hardware = HardwareSettings(self.board, self.launcher)
         self._hardware.follow(settings)
         if not self.launcher.wired and settings.mode != "flash":
@@ -125,21 +117,15 @@ class Daemon:
         self.mqtt_status = "not set up"  # the Info screen's; the MQTT link tells it
         self._drawing_held = False  # while an item is handled: it draws once, at its end
         self._draw_due = False
-        self._switches = Switches(
-            self.board.inputs, clock, lambda *asked: self._inbox.deliver(Settle(*asked)), grace
+        self.switches = Switches(
+            self.board.inputs, clock, lambda *asked: self._inbox.on_loop(Settle(*asked)), grace
         )
-        self._wakeup = Wakeup(clock, grace, lambda: self._inbox.deliver(Wake()))
+        self.wakeup = Wakeup(clock, grace, lambda: self._inbox.on_loop(Wake()))
         self.answers = Answers(asyncio.get_running_loop(), self.board.inputs, rng)
         self.panel = Panel(self, clock)
         self._notices = [*notices, *resumed, *self.launcher.notices()]  # shown as `run` starts
 
-    # -- the border: these run on other threads ------------------------------------------
-    def _edge_from_pin(self, name: str, active: bool, time: float) -> None:
-        self._inbox.post(Edge(name, active, time))
-
-    def _turn_from_pin(self, steps: int) -> None:
-        self._inbox.post(EncoderTurn(steps))
-
+    # -- the border: these run on any thread ---------------------------------------------
     def submit(self, request: Request) -> concurrent.futures.Future[object]:
         """Hand a request to the table from any thread, task or signal handler, in order with
         the pins' events; the future tells the outcome (docs/architecture.md)."""
@@ -147,82 +133,36 @@ class Daemon:
 
     def stop(self) -> None:
         """Ask `run` to finish (safe from any thread and from signal handlers)."""
-        self._inbox.post(Stop())
+        self._inbox.from_any_thread(Stop())
 
     # -- the loop ------------------------------------------------------------------------
     async def run(self) -> None:
         """Handle events until `stop` is called, then leave the hardware dark and still."""
         try:
-            if self._door is not None:
-                await self._door.serve(self)
-            self._begin(self.launcher.at_start(self.table.launcher))
-            await self._inbox.serve(self._handle_item)
+            if self.door is not None:
+                await self.door.serve(self)
+            first_steps(self, self.launcher.at_start(self.table.launcher), self._notices)
+            await self._inbox.serve(self.handle_item)
         finally:
             with contextlib.suppress(asyncio.CancelledError):
                 # Edges already handed over from the pin threads get onto the queue first.
-                await asyncio.sleep(0)
-            await self._shutdown()
-
-    def _begin(self, owed_from_before: list[Event]) -> None:
-        """The first steps. Cards owed from before come first, so the saved count is never
-        lowered before they are owed again; then the idle clock starts, and buttons held
-        down are stuck. A resumed game that fails here (a snapshot that passed every check,
-        yet cannot be played or drawn) is set aside and a new game starts: a table that
-        restarted on it would fail the same way at every start."""
-        now = self.clock.now()
-        first = [*owed_from_before, Tick(now), *(Stuck(n, now) for n in self.board.pressed_now())]
-        try:
-            # Drawn at once, step by step: a screen that cannot be drawn fails here, before
-            # the step's table is handed to the snapshot (the bad game is kept as it was).
-            for lines in self._notices:
-                self.renderer.notice(lines, while_paused=lines == RESUMED)
-            for event in first:
-                self.feed(event)
-        except Exception as err:
-            if self._fresh is None:
-                raise
-            log.exception("the resumed game failed on its first step")
-            self.table = self.snapshots.give_up(self.table, self._fresh, err)
-            self._fresh = None
-            self.game_log = GameLog(self.table, self.rng)
-            self.renderer.withdraw(RESUMED)
-            self.renderer.notice(SET_ASIDE)
-            for event in first:
-                self.feed(event)
-        self._fresh = None
+                await self._inbox.landed()
+            await last_steps(self)
 
     async def idle(self) -> None:
         """Wait until every event handed over so far has been handled (for simulations)."""
         await self._inbox.idle()
 
-    def _handle_item(self, item: Item) -> None:
-        """One item off the queue; whatever it changes is drawn once, when it is done."""
+    def handle_item(self, item: Item) -> None:
+        """One item off the queue (loop thread only; shell/queue_items.py); whatever it
+        changes is drawn once, when it is done."""
+        self._loop_thread.check("Daemon.handle_item")
         with self._one_drawing():
-            match item:
-                case Edge() if item.input in self._switches:
-                    changes = self._switches.edge(item.input, item.active, item.time)
-                    self._changed(item.input, changes)
-                case Edge():
-                    self.launcher.edge(item.input, item.active, item.time)
-                    if item.input == "launcher.beam" and self.panel.testing == "beam":
-                        self.refresh()
-                case Settle():
-                    self._changed(item.input, self._switches.settled(item.input, item.window))
-                case Wake():
-                    self._wakeup.fired()
-                    self.feed(Tick(self._inbox.known_until(self.clock.now())))
-                case CardCounted() | Halted():
-                    self.feed(self.launcher.event_for(item))
-                case Call():
-                    item.work()
-                case EncoderTurn():
-                    self.panel.encoder_turned(item.steps)
-                case Asked():
-                    item.carry_out(self.handle)
-                case Stop():
-                    pass  # the inbox ends `serve` at a Stop before it reaches here
-                case _:
-                    assert_never(item)
+            queue_items.handle(self, item)
+
+    def known_now(self) -> float:
+        """The present, or the earliest edge not yet handled if earlier (`known_until`)."""
+        return self._inbox.known_until(self.clock.now())
 
     @contextlib.contextmanager
     def _one_drawing(self) -> Iterator[None]:
@@ -239,37 +179,13 @@ class Daemon:
             if self._draw_due:
                 self.refresh()
 
-    def _changed(self, name: str, changes: list[Change]) -> None:
-        for change in changes:
-            if not self.panel.claims(name, change):
-                self.feed((Press if change.active else Release)(name, change.time))
-
     # -- requests: the menu's directly, the rest through `submit` --------------------------
     def handle(self, request: Request, *, by_hand: bool = False) -> Settings | Stepped | None:
-        """Carry out a request now (loop thread only); see `submit`. `by_hand`: asked at the
-        table's own menu, so someone is there (the sleep timer starts over). A settings
-        request answers with the settings after it, a game command or a deal with what its
-        step did."""
+        """Carry out a request now (loop thread only); see `submit` and shell/requests_desk.py.
+        `by_hand`: asked at the table's own menu, so someone is there (the sleep timer starts
+        over)."""
         self._loop_thread.check("Daemon.handle")
-        now = self.clock.now()
-        match request:
-            case GameCommand() | NameSeat() | EnterPoints():
-                return Stepped(tuple(self.feed(request.event(now))), self.table)
-            case DealCards():
-                return Stepped(tuple(self.feed(request.event(now, by_hand=by_hand))), self.table)
-            case ShowLinkStatus():
-                self.mqtt_status = request.status
-                self.refresh()
-            case ChangeSettings() | ResetSettings() | RereadSettings():
-                settings, notice = self.settings_keeper.answer(request, self.table.settings)
-                if notice is not None:
-                    self.renderer.notice(notice)
-                if settings != self.table.settings:
-                    self.feed(Configure(settings, now, by_hand))
-                return self.table.settings
-            case _:
-                assert_never(request)
-        return None
+        return carry_out(self, request, by_hand=by_hand)
 
     def menu_shown(self, shown: bool) -> None:
         self.feed(Command("menu_opened" if shown else "menu_closed", self.clock.now()))
@@ -287,7 +203,7 @@ class Daemon:
         the snapshot, the LCD), then the listeners are told, each alone. The game events
         announced, in order."""
         self._loop_thread.check("Daemon.feed")
-        now = max(event.time, self._inbox.known_until(self.clock.now()))
+        now = max(event.time, self.known_now())
         testing = self.panel.light_test is not None  # the light test has the lights
         ahead = None if testing else self.answers.ahead(self.table, event, now)
         if ahead is not None:
@@ -306,7 +222,7 @@ class Daemon:
                 self.launcher.carry_out(effect)
         self._hardware.follow(self.table.settings)
         wakeup = game.next_wakeup(self.table)
-        self._wakeup.at(wakeup)
+        self.wakeup.at(wakeup)
         self.launcher.save_owed(self.table.launcher)
         self.snapshots.note(self.table)
         self.refresh()
@@ -330,19 +246,3 @@ class Daemon:
             self.panel.close()
         self.renderer.draw(self.table, self.panel)
         self.publisher.showing(self.renderer.shown, self.launcher.link_up)
-
-    async def _shutdown(self) -> None:
-        if self._door is not None:
-            self._door.close()
-        # Cards already through the beam count before the motor stops for good.
-        await self.launcher.stop(self._handle_item)
-        for event in self.launcher.left_in_slot(self.table.launcher.owed):
-            self.feed(event)
-        self.launcher.close(self.table.launcher)
-        self.snapshots.close(self.table)
-        self._wakeup.cancel()
-        self.answers.cancel()
-        self._switches.close()
-        self.renderer.cancel()
-        self.panel.shut()
-        self.board.shut_down(("Flash Table", "stopped"))

@@ -70,7 +70,7 @@ class LauncherLink:
         if state_dir is not None:
             self._owed = OwedFile(
                 state_dir,
-                on_kept=lambda: inbox.post(Call(self.record_kept)),
+                on_kept=lambda: inbox.from_any_thread(Call(self.record_kept)),
                 background=not isinstance(clock, VirtualClock),
             )
         owed = self._owed
@@ -179,7 +179,7 @@ class LauncherLink:
     def _reported(self, report: Report) -> None:
         if isinstance(report, CardCounted):
             self._unheard += 1
-        self._inbox.put(report)
+        self._inbox.on_loop_after_this(report)
 
     def event_for(self, report: Report) -> Event:
         """What an ejector's report is to the game."""
@@ -245,3 +245,8 @@ class LauncherLink:
             self.ejector.close()
         if self._owed is not None:
             self._owed.close()
+
+    async def closed(self) -> None:
+        """After `close`: wait until the launcher's port is let go of."""
+        if self.ejector is not None:
+            await self.ejector.closed()

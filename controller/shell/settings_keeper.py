@@ -7,12 +7,13 @@ The table plays on what the LCD shows even when the disk refuses the write. Loop
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..game.state import Lines
 from ..requests import ChangeSettings, RereadSettings, ResetSettings
 from ..settings import Settings
-from ..storage.settings_store import SettingsStore, settings_notice
+from ..storage.settings_store import Loaded, SettingsStore, settings_notice
 from ..storage.statefile import not_saving, reason_of
 from .launcher_link import LauncherLink
 
@@ -28,6 +29,18 @@ class SettingsKeeper:
         # "Reset settings" goes back to these: the config's values.
         self.base = store.base if store is not None else base
         self.not_saved: str | None = None  # why the disk refused the last write, if it did
+
+    @classmethod
+    def at_start(
+        cls, state_dir: Path | None, base: Settings
+    ) -> tuple[SettingsKeeper, Settings, list[Lines]]:
+        """The keeper of the settings kept in `state_dir` over the config's `base` (none
+        kept without a state directory), the settings to start with, and what the LCD says
+        once of a file that could not all be used."""
+        store = None if state_dir is None else SettingsStore(state_dir, base)
+        loaded = store.load() if store is not None else Loaded(base)
+        problems = [settings_notice(loaded)] if loaded.problems else []
+        return cls(store, base), loaded.settings, problems
 
     def answer(
         self, request: ChangeSettings | ResetSettings | RereadSettings, current: Settings

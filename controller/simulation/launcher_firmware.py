@@ -42,7 +42,7 @@ async def power_on(port: FirmwarePort, daemon: Daemon, clock: Clock, seed: int) 
     ejector = ejector_of(daemon)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + OPEN_WITHIN
-    while not ejector.connected:
+    while not ejector.session.connected:
         if loop.time() > deadline:
             raise FirmwareNotLinked(f"the daemon did not open the firmware's port {port.port}")
         await asyncio.sleep(OPEN_LOOK)
@@ -60,9 +60,12 @@ async def settle_line(port: FirmwarePort, daemon: Daemon) -> None:
     ejector = ejector_of(daemon)
 
     def quiet() -> bool:
-        host_done = ejector.quiet or not port.running
-        firmware_done = port.quiet or not ejector.connected
+        host_done = ejector.session.quiet or not port.running
+        firmware_done = port.quiet or not ejector.session.connected
         return host_done and firmware_done
 
-    if not await until_quiet(quiet, daemon.idle):
+    def moved() -> tuple[int, int]:
+        return ejector.session.heard, port.received
+
+    if not await until_quiet(quiet, daemon.idle, moved):
         log.warning("the launcher's serial line did not settle: game time moves on")

@@ -126,16 +126,3 @@ def set_aside(path: Path) -> Path | None:
     except OSError:
         return None
     return kept_as
-
-
-def shown(value: object, limit: int = 24) -> str:
-    """A short picture of a bad value for a one-line message: never a whole huge number or a
-    deep structure."""
-    if isinstance(value, bool):
-        return str(value).lower()  # as TOML and JSON write it: the file said `true`
-    if isinstance(value, int) and value.bit_length() > 64:
-        return "a huge number"
-    if not isinstance(value, str | int | float):
-        return f"a {type(value).__name__}"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -28,7 +28,6 @@ from ..errors import DamagedFile, UndecodableSnapshot, UnreadableStateFile
 from ..game import codec
 from ..game.state import Delivery, Lines, Phase, Table
 from ..game.summary import record_launcher_cards
-from ..shell.inbox import Call, Inbox
 from .safe_read import parse_json
 from .snapshot_writer import SnapshotWriter
 from .statefile import not_saving, read_bytes, unusable
@@ -44,25 +43,20 @@ SET_ASIDE = ("Saved game bad:", "new game")
 
 
 class Snapshots:
-    """The snapshot file of one table in `state_dir` (none without one). Loop thread only;
-    `on_notice` may be called from the writer's thread."""
+    """The snapshot file of one table in `state_dir` (none without one). Loop thread only,
+    but for `on_notice`, which the writer's thread calls with what the LCD should say when
+    the disk refuses the snapshot (the shell hands it on to the loop)."""
 
     def __init__(
-        self,
-        state_dir: Path | None,
-        clock: Clock,
-        inbox: Inbox,
-        on_notice: Callable[[Lines], None],
+        self, state_dir: Path | None, clock: Clock, on_notice: Callable[[Lines], None]
     ) -> None:
-        """The writer's thread hands a refusal of the disk to the loop through `inbox`, for
-        `on_notice` to show."""
         self.path = None if state_dir is None else state_dir / FILE_NAME
         self._clock = clock
         self._writer: SnapshotWriter | None = None
         if self.path is not None:
             self._writer = SnapshotWriter(
                 self.path,
-                on_refused=lambda err: inbox.post(Call(lambda: on_notice(not_saving(err)))),
+                on_refused=lambda err: on_notice(not_saving(err)),
             )
         self._written: str | None = None  # what the last snapshot holds that matters
         self.recent: list[float] = []  # when the snapshots of the last minute were taken

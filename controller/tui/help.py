@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from controller.commands.howto import how_to_play
+from controller.howto import how_to_play
 
 from .glyphs import legend
 from .keys import KEY_HELP

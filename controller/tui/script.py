@@ -16,8 +16,8 @@ from controller.config import Config
 from controller.game.score import totals
 from controller.game.standings import report
 from controller.game.text import ordinal
-from controller.mqtt.control import answer
-from controller.mqtt.inbound import Order
+from controller.remote.control import answer
+from controller.remote.inbound import Order
 from controller.requests import ChangeSettings, EnterPoints, NameSeat
 from controller.shell.publish import Stepped
 from controller.simulation.table import SimTable

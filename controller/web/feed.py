@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..game import Table
-from ..mqtt.topics import event_payload, settings_payload, standings_payload, state_snapshot
+from ..remote.payloads import event_payload, settings_payload, standings_payload, state_snapshot
 from .page_view import board_payload, timer_key, timer_payload
 
 if TYPE_CHECKING:

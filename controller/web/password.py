@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import private_file
+from ..config.named_files import private_file
 from ..errors import ConfigError, PasswordError
 from ..storage.statefile import write_atomic
 

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from ..config import WebConfig
 from ..errors import ConfigError, MessageRefused, TableStopped
-from ..mqtt.control import DaemonControl
-from ..mqtt.inbound import MAX_PAYLOAD, order, settings_update
+from ..remote.control import DaemonControl
+from ..remote.inbound import MAX_PAYLOAD, order, settings_update
 from ..shell.netinfo import ip_addresses
 from ..tally import TroubleTally
 from .connections import Connections
@@ -33,7 +34,6 @@ from .password import PasswordHash, read_hash
 from .remote import remote_model
 from .sessions import COOKIE, Sessions
 from .sign_in import SignInRefused, SignIns
-from .web_section import WebConfig
 
 if TYPE_CHECKING:
     from ..shell.daemon import Daemon

@@ -128,6 +128,7 @@ class FirmwareSim:
         self._own_jam = False  # the jam is one of `jam_rate`'s, not one made from outside
         self.resets = 0
         self.closed = False
+        self.received = 0  # bytes read from the line, ever: its progress
         self._boot()
 
     @property
@@ -219,6 +220,7 @@ class FirmwareSim:
             return
         data = self.board.port.read()
         if data:
+            self.received += len(data)
             self.launcher.receive(data, self.board.now())
         self._service()
 

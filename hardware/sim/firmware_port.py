@@ -18,7 +18,10 @@ from ..clock import Clock
 from .firmware import FirmwareSim
 from .relay import LineFaults, Relay
 
-QUIET_WITHIN = 5.0  # real seconds for bytes in a pseudo-terminal to reach the other end
+# Real seconds without a byte moving on the line before a wait for it to fall quiet gives up:
+# an end waiting for an answer that will not come (a frame a faulty line dropped), not bytes
+# slow to cross, which count as progress however long a busy machine takes to move them.
+QUIET_WITHIN = 5.0
 QUIET_LOOK = 0.001  # real seconds between looks while bytes are on their way
 
 
@@ -60,6 +63,11 @@ class FirmwarePort:
         """The firmware has nothing unacknowledged on the line (true while it is off)."""
         return self.firmware is None or self.firmware.quiet
 
+    @property
+    def received(self) -> int:
+        """The bytes the firmware has read from the line, ever."""
+        return 0 if self.firmware is None else self.firmware.received
+
     def close(self) -> None:
         """Stop the firmware and the relay and let go of every descriptor (again: nothing)."""
         if self.relay is not None:
@@ -72,20 +80,27 @@ class FirmwarePort:
 
 
 async def until_quiet(
-    quiet: Callable[[], bool], settle: Callable[[], Awaitable[None]], within: float = QUIET_WITHIN
+    quiet: Callable[[], bool],
+    settle: Callable[[], Awaitable[None]],
+    moved: Callable[[], object],
+    within: float = QUIET_WITHIN,
 ) -> bool:
-    """Let the event loop run until `quiet()` holds right after `settle()`, for up to
-    `within` real seconds; returns whether it did.
+    """Let the event loop run until `quiet()` holds right after `settle()`; returns whether
+    it did. It gives up only once `moved()` (what the ends have read, ever) has not changed
+    for `within` real seconds: the wait is bounded by the line's progress, not the clock.
 
     A pseudo-terminal hands bytes to its other end in a kernel worker, a moment after the
-    write (longer on a busy machine): game time may only move on once both ends have heard
-    everything, or the link's timeouts would fire on bytes still in the kernel."""
+    write (much longer on a busy machine): game time may only move on once both ends have
+    heard everything, or the link's timeouts would fire on bytes still in the kernel, and
+    the same game would go otherwise on a loaded machine."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
+    deadline, progress = loop.time() + within, moved()
     while True:
         await settle()
         if quiet():
             return True
-        if loop.time() > deadline:
+        if moved() != progress:
+            deadline, progress = loop.time() + within, moved()
+        elif loop.time() > deadline:
             return False
         await asyncio.sleep(QUIET_LOOK)

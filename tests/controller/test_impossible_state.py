@@ -11,12 +11,14 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller import __version__
 from controller.errors import DamagedFile, UndecodableSnapshot
-from controller.game import Phase, Tick, codec, render, step, summary
+from controller.game import Phase, Tick, codec, codec_records, render, step, summary
+from controller.game.codec_records import MAX_SLAP_MS
 from controller.settings import SETTINGS, Settings
 from controller.simulation.table import SimTable
 from controller.storage import owed, snapshot
@@ -30,7 +32,7 @@ seconds = st.floats(0, 10**5).map(lambda value: round(value, 3))  # as the daemo
 few = st.integers(0, 4)
 # SLAP reaction times (presses, total ms, best ms): none, and some a race gives or not.
 slap_times = st.just((0, 0, None)) | st.tuples(
-    few, st.integers(0, 4 * codec.MAX_SLAP_MS), st.none() | st.integers(0, codec.MAX_SLAP_MS)
+    few, st.integers(0, 4 * MAX_SLAP_MS), st.none() | st.integers(0, MAX_SLAP_MS)
 )
 # Times a race does give: the best no slower than the average.
 race_times = st.just((0, 0, None)) | st.builds(
@@ -292,3 +294,10 @@ def test_the_daemon_starts_on_any_state_directory_and_draws_its_first_screen(gam
         for file in (snapshot.FILE_NAME, owed.FILE_NAME, SETTINGS_FILE):
             with contextlib.suppress(FileNotFoundError):
                 (state_dir / f"{file}.bad").read_bytes()
+
+
+def test_slap_times_whose_best_is_slower_than_their_average_are_refused():
+    """Two presses of 300 ms in all average 150 ms: a best of 150 is possible, 151 is not."""
+    assert codec_records.slap_times(2, 300, 150).best_ms == 150
+    with pytest.raises(UndecodableSnapshot, match=r"SLAP times \[2, 300, 151\] no race gives"):
+        codec_records.slap_times(2, 300, 151)

@@ -5,7 +5,11 @@ import pytest
 from controller.config import Config
 from controller.game.launch import NO_CARDS
 from controller.settings import Settings
+from controller.shell.launcher_link import LauncherLink
 from controller.simulation.table import SimTable
+from controller.storage.owed import Owed, OwedFile
+from hardware.ejector import CardCounted, Report
+from hardware.serial_dispense import Sent
 
 
 def config(**settings) -> Config:
@@ -233,3 +237,35 @@ async def test_the_beam_tells_the_ejectors_gate_each_edge_on_the_pins_own_thread
         await start(table, 1, 2)
         await table.advance(9.0)
         assert table.cards_out == 3
+
+
+async def test_a_card_counted_before_the_game_hears_of_it_is_not_saved_as_owed(
+    tmp_path, monkeypatch
+):
+    """The cards-owed file is saved after every event: one saved between the ejector counting
+    a card and the game hearing of it leaves that card out, or a crash then deals it twice."""
+    written: list[int] = []
+    save = OwedFile.save
+
+    def kept(self: OwedFile, owed: Owed, sent: Sent | None = None) -> None:
+        written.append(owed[0])
+        save(self, owed, sent)
+
+    # (what the ejector still owes after a card, what the file keeps with the card in flight)
+    saved: list[tuple[int, int]] = []
+    reported = LauncherLink._reported
+
+    def counted_then_saved(self: LauncherLink, report: Report) -> None:
+        reported(self, report)
+        if isinstance(report, CardCounted):  # another event is handled first, and saves
+            assert self.ejector is not None
+            self.save_owed(table.daemon.table.launcher)
+            saved.append((report.owed, written[-1] + self.ejector.in_flight))
+
+    monkeypatch.setattr(OwedFile, "save", kept)
+    monkeypatch.setattr(LauncherLink, "_reported", counted_then_saved)
+    async with SimTable(config(timeout_penalty=3), seed=2, state_dir=tmp_path) as table:
+        await start(table, 1, 2, 3)
+        await table.advance(9.0)  # the turn times out: 3 cards fly
+        assert table.cards_out == 3
+    assert saved == [(2, 2), (1, 1), (0, 0)]

@@ -131,7 +131,7 @@ def test_the_firmware_ends_with_the_table_also_on_an_error():
                 raise RuntimeError("a bug in a script")
         assert port.firmware is not None and port.firmware.closed
         assert not os.path.exists(port.port)  # the pseudo-terminal is gone
-        await asyncio.sleep(0.1)  # the serial transport closes its port in a thread
+        # The table's end closes in a worker thread: the table has waited for it.
         assert open_fds() <= before
 
     asyncio.run(main())

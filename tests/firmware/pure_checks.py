@@ -21,6 +21,7 @@ sys.path.insert(0, root)
 from firmware import protocol as p
 from firmware.dispenser import Dispenser
 from firmware.frame import Decoder, crc16, encode
+from firmware.gate import Gate
 from firmware.launcher import Launcher, banner
 from firmware.link import Link
 
@@ -284,6 +285,151 @@ def start_run():
     return {"steps": steps, "drive": m.log}
 
 
+class LateBoard:
+    """A board whose main loop comes late to the beam. The roller feeds a card every 200 ms it
+    runs (the card's front at 160 ms, its back end clear at 190 ms); each edge is stored by the
+    interrupt for the main loop (`edges`) and told to the gate at once. `starved`, the
+    mechanics stand still until the main loop next disables interrupts (the gate's `hold`),
+    then catch up to it, each edge at its own time: an interrupt that came while the main
+    loop handled a frame (a Pico's in a long garbage collection there; a board double's whose
+    mechanics a loaded machine starved)."""
+
+    def __init__(self):
+        self.now = 0  # the main loop's time, us
+        self.t = 0  # the mechanics' time
+        self.ran = 0  # ms the roller has run forwards
+        self.duty = 0
+        self.out = 0  # cards out of the slot
+        self.stored = []
+        self.starved = False
+        self._inside = False
+        self.gate = Gate(self._motor, lambda: self.now, hold=self._hold)
+
+    def clear(self):
+        return not 160 <= self.ran % 200 < 190
+
+    def edges(self):
+        out = self.stored
+        self.stored = []
+        return out
+
+    def catch_up(self):
+        self._inside = True
+        while self.t < self.now:
+            self.t += 1000
+            if self.duty > 0:
+                self.ran += 1
+                if self.ran % 200 in (160, 190):
+                    clear = self.clear()
+                    self.out += 1 if clear else 0
+                    self.stored.append((clear, self.t))
+                    self.gate.edge(clear, self.t)
+        self._inside = False
+
+    def _motor(self, duty):
+        self.duty = duty
+
+    def _hold(self):
+        if not self._inside:
+            self.catch_up()
+        return 0
+
+
+def late_loop_run(command, starved):
+    """A dispense of 3 cards whose main loop stalls while the gate stops the second card at
+    the beam; the host's `command` ("STOP" at 300 ms, or "KEPT" of each count 60 ms after it
+    hears it) reaches the loop as it resumes, before it has handed on the edges stored
+    meanwhile. Returns what the host heard and the cards out of the slot."""
+    board = LateBoard()
+    line = []
+    launcher = Launcher(line.append, None, board.clear, lambda: False, lambda i, c: None,
+                        b"\x02" * 8, 0, board.gate, board.edges)  # fmt: skip
+    decoder = Decoder()
+    coming = [[0, p.WELCOME, p.pack(p.START_FORMAT, 9)]]
+    coming.append([5000, p.DISPENSE, p.pack(p.ID_COUNT, 7, 3)])
+    if command == "STOP":
+        coming.append([300000, p.STOP, b""])
+    heard = []
+    launcher.boot(p.R_POWER_ON, 0, 0, 0, 9)
+    # Stalled as the first card leaves (STOP), or once it has counted (KEPT), until after
+    # the second card's front has reached the beam.
+    stall = (180000 if command == "STOP" else 210000, 450000)
+    sent = 0
+    for now in range(1000, 2000000, 1000):
+        board.now = now
+        board.starved = starved and stall[0] <= now <= stall[1]
+        if not board.starved:
+            board.catch_up()
+        if stall[0] <= now < stall[1]:
+            continue  # the main loop stands; the mechanics, unless starved, go on
+        coming.sort(key=lambda item: item[0])
+        while coming and coming[0][0] <= now:
+            _, kind, payload = coming.pop(0)
+            if kind != p.ACK:
+                sent += 1
+            launcher.receive(encode(0 if kind == p.ACK else sent, kind, payload), now)
+        launcher.take_beam()
+        launcher.poll(now)
+        for seq, kind, payload in decoder.feed(b"".join(line)):
+            if kind == p.ACK:
+                continue
+            coming.append([now, p.ACK, bytes([seq])])
+            if kind in p.PROGRESS:
+                ident, counted = p.unpack(p.ID_PROGRESS, payload)
+                heard.append([kind, counted])
+                if kind == p.CARD and command == "KEPT":
+                    coming.append([now + 60000, p.KEPT, p.pack(p.ID_PROGRESS, ident, counted)])
+        line.clear()
+    return {"heard": heard, "out": board.out}
+
+
+def late_dispense_run():
+    """A card stuck in the beam by a jam is pulled out by hand while the main loop stalls; the
+    host's DISPENSE for the rest is read as the loop resumes, before it has handed on the
+    edge the interrupt stored. Returns what the host heard: [kind, id, counted]."""
+    beam = {"clear": True, "stored": []}
+
+    def edges():
+        out = beam["stored"]
+        beam["stored"] = []
+        return out
+
+    def edge(clear, at):
+        beam["clear"] = clear
+        beam["stored"].append((clear, at))
+
+    line = []
+    heard = []
+    decoder = Decoder()
+    launcher = Launcher(line.append, lambda duty: None, lambda: beam["clear"], lambda: False,
+                        lambda i, c: None, b"\x03" * 8, 0, None, edges)  # fmt: skip
+
+    def host(seq, kind, payload, now):
+        launcher.receive(encode(seq, kind, payload), now)
+        listen(now)
+
+    def listen(now):
+        while line:  # the host acknowledges all it hears
+            for heard_seq, heard_kind, data in decoder.feed(line.pop(0)):
+                if heard_kind in p.PROGRESS:
+                    ident, counted = p.unpack(p.ID_PROGRESS, data)
+                    heard.append([heard_kind, ident, counted])
+                if heard_kind != p.ACK:
+                    launcher.receive(encode(0, p.ACK, bytes([heard_seq])), now)
+
+    launcher.boot(p.R_POWER_ON, 0, 0, 0, 5)
+    host(1, p.WELCOME, p.pack(p.START_FORMAT, 5), 0)
+    host(2, p.DISPENSE, p.pack(p.ID_COUNT, 7, 2), 1000)
+    edge(False, 100000)  # the first card reaches the beam and sticks there
+    for now in range(100000, 1000000, 10000):
+        launcher.take_beam()
+        launcher.poll(now)  # the jam time passes
+        listen(now)
+    edge(True, 1000000)  # the hand pulls it out as the main loop stalls
+    host(3, p.DISPENSE, p.pack(p.ID_COUNT, 8, 2), 1050000)
+    return heard
+
+
 checked, talks = vectors()
 print(
     json.dumps(
@@ -296,6 +442,11 @@ print(
             "never_kept": dispenser_run(3, keep_after=None),
             "launcher": launcher_run(),
             "start": start_run(),
+            "late_stop": late_loop_run("STOP", starved=False),
+            "late_stop_starved": late_loop_run("STOP", starved=True),
+            "late_kept": late_loop_run("KEPT", starved=False),
+            "late_kept_starved": late_loop_run("KEPT", starved=True),
+            "late_dispense": late_dispense_run(),
         }
     )
 )

@@ -43,6 +43,9 @@ class TableHost:
     def close(self) -> None:
         """The port let go (the carrier's own `close`): nothing to do for a script."""
 
+    async def closed(self) -> None:
+        """Nothing is held open by a script."""
+
     @property
     def counted(self) -> int:
         """The cards the host has counted out."""

@@ -10,9 +10,9 @@ it slower, not flaky; the mechanics apply what an interrupt does at its edge's t
 what the main loop writes at the moment it was written (pico_double.py).
 
 `starved` starves the mechanics' own thread now and then, as a loaded machine does, so that
-they fall behind the firmware's clock while it runs on: bench/stalls.py deals so. It shows
-two gaps of the firmware's own that the suite does not hold yet (firmware/README.md), so the
-suite's test deals without it.
+they fall behind the firmware's clock while it runs on: bench/stalls.py deals so. The
+double's main loop then sees no beam edge for the jam time where a Pico's would (a gap of
+the double, firmware/README.md), so the suite's test deals without it.
 """
 
 from __future__ import annotations

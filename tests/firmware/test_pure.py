@@ -70,6 +70,7 @@ def micropython() -> dict:
 def test_micropython_gives_the_same_results_as_cpython(cpython, micropython):
     assert micropython["vectors"] == cpython["vectors"]
     runs = ("dispense3", "glitches", "jam", "kept_late", "never_kept", "launcher", "start")
+    runs += ("late_stop", "late_stop_starved", "late_kept", "late_kept_starved", "late_dispense")
     for run in runs:
         assert micropython[run] == cpython[run], run
 
@@ -183,6 +184,31 @@ def test_dispenser_lets_the_next_card_go_only_once_the_host_has_kept_the_last(cp
     assert never["cards"] == 1 and never["reports"] == [[p.CARD, 1]]
     assert [d for _, d in never["log"]] == [*ramp, 0]
     assert never["end"] == 125000 + 40000
+
+
+def test_a_stop_read_before_the_loop_has_the_beam_edges_counts_the_card_that_left(cpython):
+    # The first card left while the main loop stalled, its edges stored by the interrupt
+    # (starved: they come in only as the STOP is handled, before the motor stops); the gate
+    # held the second at the beam. The STOP read as the loop resumes counts the first.
+    for run in ("late_stop", "late_stop_starved"):
+        assert cpython[run] == {"heard": [[p.CARD, 1], [p.STOPPED, 1]], "out": 1}, run
+
+
+def test_a_kept_read_after_the_gate_stopped_the_motor_runs_it_again(cpython):
+    # The gate stopped the second card at the beam while the main loop stalled, waiting for
+    # the first card's KEPT; the KEPT read as the loop resumes, before the loop has that edge
+    # (starved: the edge comes in only as the KEPT is handled), lets it go: no jam.
+    done = [[p.CARD, 1], [p.CARD, 2], [p.CARD, 3], [p.DONE, 3]]
+    for run in ("late_kept", "late_kept_starved"):
+        assert cpython[run] == {"heard": done, "out": 3}, run
+
+
+def test_a_card_pulled_out_of_a_jam_before_a_dispense_read_first_counts_for_the_jammed_one(
+    cpython,
+):
+    # The interrupt stored the stuck card's leaving; the DISPENSE for the rest, read before
+    # the loop has that edge, comes after it all the same: the card counts for the jammed id.
+    assert cpython["late_dispense"] == [[p.JAM, 7, 0], [p.CARD, 7, 1]]
 
 
 def test_launcher_answers_a_known_id_from_memory_and_never_moves_again(cpython):

@@ -342,7 +342,7 @@ class Talk:
                 step["lost"] = True
                 continue
             if who == "launcher" and self.table is not None:
-                if not self.table.ejector.connected:
+                if not self.table.ejector.session.connected:
                     step["lost"] = True
                     continue
                 self.table.advance(self.now)

@@ -309,7 +309,7 @@ def test_a_host_that_comes_after_another_acknowledged_the_start_is_told_it_again
             if ejector.link_up:
                 break
             await asyncio.sleep(0.05)
-        assert ejector.link_up and ejector.firmware == "2.0.0"
+        assert ejector.link_up and ejector.session.firmware == "2.0.0"
         ejector.dispense(2)
         for _ in range(200):
             if any(isinstance(r, Halted) for r in reports):

@@ -4,7 +4,9 @@ player out by mistake is brought back. With finish = first a hold still ends the
 
 import pytest
 
+from controller.errors import UndecodableSnapshot
 from controller.game import Command, Configure, Phase
+from controller.game.codec import encode
 from controller.game.holds import JUMP_HOLD, OUT_HINT, WIN_HOLD
 from controller.game.places import ROUND_BANNER, out_now
 from controller.game.summary import PAGE_TIME
@@ -356,3 +358,17 @@ def test_letting_go_before_the_round_ends_gives_the_next_turn_the_time_it_had():
     assert left == pytest.approx(6.0 - OUT_HINT)  # only the hint's 0.6 s went by
     game.wait(left)
     assert [t["seat"] for t in game.announced("timeout")] == [nxt]
+
+
+def test_a_snapshot_with_the_turn_of_a_player_who_is_out_is_refused():
+    """docs/state.md: a snapshot no game writes is refused whole, not resumed into a round
+    that lights a player who has finished."""
+    game = Game(PLACES, seed=2)
+    lit = game.start(1, 2, 3, 4)
+    leaving = game.others(lit)[0]
+    out(game, leaving)
+    written = encode(game.table, game.now)
+    game.resume(written)  # as written, it resumes
+    written["turn"]["seat"] = leaving
+    with pytest.raises(UndecodableSnapshot, match=f"a turn of seat {leaving}, out with a place"):
+        game.resume(written)

@@ -1,5 +1,6 @@
 """The rules engine and the menu stay pure: no event loop, no clock, no hardware, no hidden
-chance. Every import they make, in any form, resolves to a module on the list below."""
+chance. Every import they make, in any form, and every import of the project's modules they
+reach by any chain of imports, resolves to a module on the list below."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ ALLOWED = {
     "functools",
     "itertools",
     "math",
+    "pathlib",  # a type: the file a state file error names (controller.errors)
+    "re",  # the settings' names and values
     "textwrap",  # the menu's explanations, in lines of the LCD's width
     "random",  # for the type of the generator passed in; see the test of chance below
     "types",
@@ -35,11 +38,12 @@ ALLOWED = {
 }
 
 
-def modules():
-    for package in PURE_PACKAGES:
-        folder = ROOT.parent.joinpath(*package.split("."))
-        for path in sorted(folder.glob("*.py")):
-            yield package, path, ast.parse(path.read_text())
+def source(module: str) -> tuple[str, Path]:
+    """The package that `module`'s relative imports start from, and its file."""
+    path = ROOT.parent.joinpath(*module.split("."))
+    if path.is_dir():
+        return module, path / "__init__.py"
+    return module.rpartition(".")[0], path.with_suffix(".py")
 
 
 def imported(package: str, node: ast.AST) -> list[tuple[str, list[str]]]:
@@ -51,6 +55,35 @@ def imported(package: str, node: ast.AST) -> list[tuple[str, list[str]]]:
         module = ".".join([*base, *([node.module] if node.module else [])])
         return [(module, [alias.name for alias in node.names])]
     return []
+
+
+def ours(module: str, names: list[str]) -> list[str]:
+    """The project's modules an import of `names` from `module` loads."""
+    if module.split(".")[0] not in ("controller", "hardware"):
+        return []
+    found = [module] if source(module)[1].exists() else []
+    return found + [f"{module}.{name}" for name in names if source(f"{module}.{name}")[1].exists()]
+
+
+def modules():
+    """Each module of the engine and the menu, and each of the project's modules they reach
+    by any chain of imports: (its package, its file, its parsed source)."""
+    todo = [
+        f"{package}.{path.stem}"
+        for package in PURE_PACKAGES
+        for path in sorted(ROOT.parent.joinpath(*package.split(".")).glob("*.py"))
+    ]
+    seen = set(todo)
+    while todo:
+        package, path = source(todo.pop(0))
+        tree = ast.parse(path.read_text())
+        yield package, path, tree
+        for node in ast.walk(tree):
+            for module, names in imported(package, node):
+                for reached in ours(module, names):
+                    if reached not in seen and reached != "controller":
+                        seen.add(reached)
+                        todo.append(reached)
 
 
 def allowed(module: str) -> bool:

@@ -6,7 +6,7 @@ from controller.game import Command, Configure, Phase
 from controller.game.holds import JUMP_HOLD, WIN_HOLD
 from controller.game.summary import ENDED, PAGE_TIME
 from controller.game.summary import pages as summary_pages
-from controller.mqtt.topics import state_snapshot
+from controller.remote.payloads import state_snapshot
 from controller.settings import Settings
 
 from .driver import Game

@@ -5,7 +5,7 @@ import random
 
 from controller.game import Command, Configure, Phase
 from controller.game.codec import decode, encode
-from controller.mqtt.topics import state_snapshot
+from controller.remote.payloads import state_snapshot
 
 from .driver import Game
 

@@ -12,11 +12,11 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from controller.config import Config
-from controller.mqtt.inbound import MAX_PACKET
+from controller.mqtt.refusals import MAX_PACKET
 from controller.simulation.table import SimTable
 
+from ..remote.test_inbound import bad_commands, bad_settings
 from .conftest import WAIT, decode, operator, table_mqtt
-from .test_inbound import bad_commands, bad_settings
 
 TOPIC = "flashtable/table11"
 # Payloads up to this size surely reach the table: the topic, the correlation data and the

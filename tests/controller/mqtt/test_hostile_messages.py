@@ -17,14 +17,14 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from controller.config import Config
-from controller.mqtt.inbound import MAX_CORRELATION, RefusalLog
+from controller.mqtt.refusals import MAX_CORRELATION, RefusalLog
 from controller.requests import DealCards
 from controller.simulation.table import SimTable
 
 from .broker import Broker
 from .conftest import WAIT, decode, next_on, operator, table_mqtt, until
 
-INBOUND_LOG = "controller.mqtt.inbound"
+REFUSALS_LOG = "controller.mqtt.refusals"
 MiB = 1 << 20
 
 
@@ -89,11 +89,11 @@ async def test_correlation_data_over_the_limit_refuses_the_message_whole(broker,
 
 
 def test_refusals_are_told_at_once_then_at_most_once_a_minute(caplog):
-    caplog.set_level(logging.WARNING, logger=INBOUND_LOG)
+    caplog.set_level(logging.WARNING, logger=REFUSALS_LOG)
     refusals = RefusalLog(every=60.0)
 
     def lines() -> list[str]:
-        return [r.getMessage() for r in caplog.records if r.name == INBOUND_LOG]
+        return [r.getMessage() for r in caplog.records if r.name == REFUSALS_LOG]
 
     refusals.refused("t/command", "first", now=100.0)
     assert lines() == ["MQTT: refused a message on t/command: first"]
@@ -133,10 +133,10 @@ async def test_a_storm_of_refused_messages_is_counted_and_logged_in_a_line_or_tw
         await client.subscribe(f"{base}/state")
         while (await next_on(client, f"{base}/state"))["refused_messages"] != storm:
             pass
-        during = [r for r in caplog.records if r.name == INBOUND_LOG]
+        during = [r for r in caplog.records if r.name == REFUSALS_LOG]
         assert len(during) == 1  # the first, at once
         assert table.link is not None and table.link.refusals.count == storm
-    told = [r.getMessage() for r in caplog.records if r.name == INBOUND_LOG]
+    told = [r.getMessage() for r in caplog.records if r.name == REFUSALS_LOG]
     assert len(told) == 2  # and on the way out, how many more
     assert f"refused {storm - 1} more messages" in told[1]
 

@@ -23,8 +23,10 @@ from controller.config import Config
 from controller.errors import ConfigError
 from controller.game.text import COLUMNS
 from controller.mqtt import link as link_module
-from controller.mqtt.control import DaemonControl
-from controller.mqtt.link import CLOSED, REFUSED, REFUSED_V3, TableLink, why_down
+from controller.mqtt import why_down as why_down_module
+from controller.mqtt.link import TableLink
+from controller.mqtt.why_down import CLOSED, REFUSED, REFUSED_V3, why_down
+from controller.remote.control import DaemonControl
 from controller.simulation.table import SimTable
 
 from .broker import Broker
@@ -131,7 +133,13 @@ def test_the_info_screen_says_why_the_link_is_down_in_a_few_words(error, stage, 
 
 def test_every_reason_fits_the_info_screen():
     shown = {*REFUSED.values(), *REFUSED_V3.values(), *CLOSED.values()}
-    shown |= {link_module.LOST, link_module.UNEXPECTED, "refused", "no broker", "no network"}
+    shown |= {
+        why_down_module.LOST,
+        why_down_module.UNEXPECTED,
+        "refused",
+        "no broker",
+        "no network",
+    }
     assert all(len(words) <= COLUMNS for words in shown), sorted(shown, key=len)[-1]
 
 
@@ -260,7 +268,7 @@ def test_a_broker_elsewhere_that_never_answers_names_the_services_sandbox(
         monkeypatch.setenv("INVOCATION_ID", "0123456789abcdef")
     else:
         monkeypatch.delenv("INVOCATION_ID", raising=False)
-    hint = link_module.sandbox_hint(host, status)
+    hint = why_down_module.sandbox_hint(host, status)
     assert ("IPAddressAllow=" in hint) is hinted
 
 

@@ -158,6 +158,7 @@ async def test_a_burst_is_in_flight_at_once_and_survives_the_broker_dying_under_
     tmp_path, caplog
 ):
     caplog.set_level(logging.INFO, logger="controller.mqtt.link")
+    caplog.set_level(logging.INFO, logger="controller.mqtt.broker_client")  # the client's own
     broker = persistent_broker(tmp_path)
     broker.start()
     try:

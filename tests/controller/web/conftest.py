@@ -6,9 +6,8 @@ import os
 import socket
 from pathlib import Path
 
-from controller.config import Config
+from controller.config import Config, WebConfig
 from controller.web.password import write_hash
-from controller.web.web_section import WebConfig
 
 PASSWORD = "table-night-42"
 

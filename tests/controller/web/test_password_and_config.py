@@ -11,9 +11,9 @@ import sys
 import pytest
 
 from controller.config import ConfigError, parse
+from controller.config.web_section import DEFAULT_LISTEN, WebConfig
 from controller.errors import PasswordError
 from controller.web.password import hashed, read_hash, write_hash
-from controller.web.web_section import DEFAULT_LISTEN, WebConfig
 
 from .conftest import PASSWORD
 

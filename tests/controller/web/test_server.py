@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 from yarl import URL
 
-from controller.mqtt.topics import event_payload, settings_payload, state_snapshot
+from controller.remote.payloads import event_payload, settings_payload, state_snapshot
 from controller.simulation.table import SimTable
 from controller.web import connections as connections_module
 from controller.web import feed as feed_module

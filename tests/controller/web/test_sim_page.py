@@ -7,9 +7,8 @@ import aiohttp
 
 import controller.tui
 from controller.commands.cli import main
-from controller.config import Config
+from controller.config import Config, WebConfig
 from controller.tui.app import TableApp
-from controller.web.web_section import WebConfig
 
 from .conftest import free_port
 

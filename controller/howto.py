@@ -5,9 +5,9 @@ screen show these lines; README.md says the same in prose.
 
 from __future__ import annotations
 
-from ..game.engine import STUCK_AFTER
-from ..game.holds import JUMP_HOLD, WIN_HOLD
-from ..shell.panel import HOLD_BACK
+from .game.engine import STUCK_AFTER
+from .game.holds import JUMP_HOLD, WIN_HOLD
+from .shell.panel import HOLD_BACK
 
 HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
     ("seat button", "before a round: join; press again to leave"),

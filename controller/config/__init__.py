@@ -1,18 +1,17 @@
 """The operator's config file (/etc/flashtable/flashtable.toml): table id, seats, pin factory,
-pin map overrides, LCD connection, the MQTT broker and the initial game settings. See
-docs/config.md.
+pin map overrides, LCD connection and the initial game settings here; the MQTT broker, the
+launcher's link and the web page each in a section module of its own. See docs/config.md.
 """
 
 from __future__ import annotations
 
 import re
-import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import UnionType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hardware.device_errors import PinMapError
 from hardware.display import INTERFACES as LCD_INTERFACES
@@ -29,119 +28,31 @@ from hardware.pinmap import (
     PinMap,
 )
 
-from .errors import DamagedFile, SettingError, WebConfigError
-from .settings import Settings
-from .storage.safe_read import check_toml_nesting, read_regular, shown
-from .web.web_section import SCHEMA as WEB_SCHEMA
-from .web.web_section import WebConfig, web_config
+from ..errors import ConfigError, DamagedFile, SettingError, shown
+from ..settings import Settings
+from ..storage.safe_read import check_toml_nesting, read_regular
+from . import launcher_section, mqtt_section, web_section
+from .launcher_section import LauncherConfig, launcher_config
+from .mqtt_section import MAX_PASSWORD, MqttConfig, mqtt_config
+from .web_section import WebConfig, web_config
 
-if TYPE_CHECKING:
-    import ssl
-from .errors import ConfigError
+__all__ = [
+    "DEFAULT_PATH",
+    "DEFAULT_STATE_DIR",
+    "MAX_PASSWORD",
+    "Config",
+    "ConfigError",
+    "LauncherConfig",
+    "MqttConfig",
+    "WebConfig",
+    "load",
+    "parse",
+]
 
 DEFAULT_PATH = Path("/etc/flashtable/flashtable.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/flashtable")
 
-MAX_PASSWORD = 65_535  # bytes: MQTT carries a password's length in two bytes
-MAX_CA_BYTES = 1024 * 1024  # a bundle of a few hundred CA certificates
-
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-
-
-@dataclass(frozen=True)
-class MqttConfig:
-    """How to reach the MQTT broker (docs/mqtt.md); the table plays the same without one."""
-
-    host: str
-    port: int
-    username: str | None = None
-    password_file: Path | None = None
-    tls_ca: Path | None = None
-    keepalive: int = 30
-    discovery: bool = True
-    discovery_prefix: str = "homeassistant"
-
-    def check(self) -> None:
-        """Refuse now, with the reason, what would fail when the broker first asks."""
-        self.password()
-        self.tls_context()
-
-    def password(self) -> str | None:
-        """The password from `password_file`, refused if anyone but its owner may read it."""
-        if self.password_file is None:
-            return None
-        path = self.password_file
-        data = private_file("mqtt.password_file", path, MAX_PASSWORD + len("\r\n"))
-        try:
-            password = data.decode("utf-8").strip()
-        except UnicodeDecodeError:
-            raise ConfigError(f"mqtt.password_file {path}: not UTF-8 text") from None
-        if len(password.encode()) > MAX_PASSWORD:
-            raise ConfigError(
-                f"mqtt.password_file {path}: a password longer than MQTT carries "
-                f"({MAX_PASSWORD} bytes)"
-            )
-        return password
-
-    def tls_context(self) -> ssl.SSLContext | None:
-        """TLS that trusts the certificates in `tls_ca` alone (checks are never turned off);
-        None without one."""
-        if self.tls_ca is None:
-            return None
-        import ssl
-
-        data = named_file("mqtt.tls_ca", self.tls_ca, MAX_CA_BYTES)
-        context = None
-        try:
-            # Never empty: the system's certificates would stand in for none at all.
-            if data.strip():
-                context = ssl.create_default_context(cadata=data.decode("ascii"))
-        except (UnicodeDecodeError, ssl.SSLError, ValueError):
-            pass
-        if context is None or not context.cert_store_stats()["x509_ca"]:
-            raise ConfigError(f"mqtt.tls_ca {self.tls_ca}: no CA certificate in PEM form")
-        return context
-
-
-def named_file(key: str, path: Path, limit: int) -> bytes:
-    """The bytes of a file the config names, read with the config's own bounds: a regular
-    file only (a FIFO, a device or a directory is refused without blocking), at most `limit`
-    bytes; raises ConfigError naming `key` and saying what is wrong."""
-    try:
-        data = read_regular(path, limit)
-    except DamagedFile as err:
-        raise ConfigError(f"{key} {path}: {err}") from None
-    except OSError as err:
-        raise ConfigError(f"{key} {path}: cannot read: {err.strerror or err}") from None
-    if data is None:
-        raise ConfigError(f"{key} {path}: no such file")
-    return data
-
-
-def private_file(key: str, path: Path, limit: int) -> bytes:
-    """`named_file`, refused when anyone but its owner may read it (a password's file)."""
-    data = named_file(key, path, limit)
-    mode = path.stat().st_mode
-    if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ConfigError(
-            f"{key} {path} is open to group or others (mode {stat.S_IMODE(mode):o}): chmod 600 it"
-        )
-    return data
-
-
-LAUNCHER_LINKS = ("gpio", "serial")
-# The rates a USB-serial adapter and the Pico's UART both do; over USB the rate is ignored.
-BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000)
-
-
-@dataclass(frozen=True)
-class LauncherConfig:
-    """Where the launcher's motor and beam are: on the Pi's pins, or on a controller at the
-    end of a serial line (firmware/README.md)."""
-
-    link: str = "gpio"
-    port: str | None = None  # a device path; best /dev/serial/by-id/..., which survives replugging
-    baud: int = 115200
 
 
 @dataclass(frozen=True)
@@ -197,23 +108,13 @@ _SCHEMA: Mapping[str, Mapping[str, type | UnionType]] = {
     "table": {"id": str, "seats": int},
     "gpio": {"factory": str, "chip": CHIP},
     "lcd": {"interface": str, "i2c_port": int, "i2c_address": int},
-    "mqtt": {
-        "host": str,
-        "port": int,
-        "username": str,
-        "password_file": str,
-        "tls_ca": str,
-        "keepalive": int,
-        "discovery": bool,
-        "discovery_prefix": str,
-    },
-    "launcher": {"link": str, "port": str, "baud": int},
-    "web": WEB_SCHEMA,
+    "mqtt": mqtt_section.SCHEMA,
+    "launcher": launcher_section.SCHEMA,
+    "web": web_section.SCHEMA,
 }
 # A chip's label as kernels write them (pinctrl-rp1, gpio-sim.0-node0, 107d508500.gpio),
 # or its /dev path.
 CHIP_NAME = re.compile(r"^[\w.@:/,-]{1,64}$")
-TOPIC_WORD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # one level of an MQTT topic
 MAX_BYTES = 64 * 1024  # an operator's config is a page; anything longer is not one
 # Whole numbers a key allows: the I2C addresses a 7-bit device may answer on (0x00-0x02 and
 # 0x78-0x7f are reserved), the /dev/i2c-N and /dev/gpiochipN a kernel numbers.
@@ -222,8 +123,7 @@ _RANGES: Mapping[str, range] = {
     "gpio.chip": range(0, 256),
     "lcd.i2c_port": range(0, 256),
     "lcd.i2c_address": range(0x03, 0x78),
-    "mqtt.port": range(1, 65536),
-    "mqtt.keepalive": range(1, 65536),
+    **{f"mqtt.{key}": span for key, span in mqtt_section.RANGES.items()},
 }
 
 
@@ -334,9 +234,9 @@ def parse(raw: Mapping[str, Any]) -> Config:
         i2c_address=get("lcd", "i2c_address", Config.i2c_address),
         pins=pins,
         settings=settings,
-        mqtt=_mqtt(raw["mqtt"]) if "mqtt" in raw else None,
-        launcher=_launcher(raw.get("launcher", {})),
-        web=_web(raw["web"]) if "web" in raw else None,
+        mqtt=mqtt_config(raw["mqtt"]) if "mqtt" in raw else None,
+        launcher=launcher_config(raw.get("launcher", {})),
+        web=web_config(raw["web"]) if "web" in raw else None,
     )
     try:
         pinmap = config.pinmap(simulated=False)
@@ -346,56 +246,3 @@ def parse(raw: Mapping[str, Any]) -> Config:
     if interface == "gpio" and missing:
         raise ConfigError(f"lcd.interface 'gpio' needs a pin for {missing[0]!r} in [pins]")
     return config
-
-
-def _launcher(raw: Mapping[str, Any]) -> LauncherConfig:
-    # Each value's type was checked against _SCHEMA in `parse`.
-    link = raw.get("link", LauncherConfig.link)
-    if link not in LAUNCHER_LINKS:
-        raise ConfigError(f"launcher.link must be gpio or serial, not {shown(link)}")
-    port = raw.get("port")
-    if link == "serial" and port is None:
-        raise ConfigError("launcher.link 'serial' needs launcher.port, e.g. /dev/ttyACM0")
-    # A device path only: pyserial would also open a URL (socket://...) onto the network.
-    if port is not None and (not port.startswith("/dev/") or "\0" in port or ".." in port):
-        raise ConfigError(f"launcher.port must be a device under /dev/, not {shown(port)}")
-    baud = raw.get("baud", LauncherConfig.baud)
-    if baud not in BAUD_RATES:
-        rates = ", ".join(str(rate) for rate in BAUD_RATES)
-        raise ConfigError(f"launcher.baud must be one of {rates}, not {shown(baud)}")
-    return LauncherConfig(link=link, port=port, baud=baud)
-
-
-def _web(raw: Mapping[str, Any]) -> WebConfig:
-    # Each value's type was checked against _SCHEMA in `parse`.
-    try:
-        web = web_config(raw)
-    except WebConfigError as err:
-        raise ConfigError(str(err)) from None
-    if web.view_needs_password and web.password_file is None:
-        raise ConfigError("web.view_needs_password needs web.password_file")
-    return web
-
-
-def _mqtt(raw: Mapping[str, Any]) -> MqttConfig:
-    # Each value's type and range was checked against _SCHEMA and _RANGES in `parse`.
-    host = raw.get("host", "").strip()
-    if not host:
-        raise ConfigError("[mqtt] needs a host")
-    tls_ca = raw.get("tls_ca")
-    prefix = raw.get("discovery_prefix", MqttConfig.discovery_prefix)
-    if not TOPIC_WORD.match(prefix):
-        raise ConfigError(f"mqtt.discovery_prefix {shown(prefix)}: 1-64 letters, digits, '-', '_'")
-    password_file = raw.get("password_file")
-    if password_file is not None and "username" not in raw:
-        raise ConfigError("mqtt.password_file needs mqtt.username")
-    return MqttConfig(
-        host=host,
-        port=raw.get("port", 8883 if tls_ca else 1883),
-        username=raw.get("username"),
-        password_file=None if password_file is None else Path(password_file),
-        tls_ca=None if tls_ca is None else Path(tls_ca),
-        keepalive=raw.get("keepalive", MqttConfig.keepalive),
-        discovery=raw.get("discovery", MqttConfig.discovery),
-        discovery_prefix=prefix,
-    )

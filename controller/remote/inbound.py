@@ -1,54 +1,31 @@
-"""Untrusted input from the broker: `settings/set` and `command` payloads, checked before
-anything changes. Each check either returns what to do or raises `MessageRefused` with the reason
-that goes back on `error`; `RefusalLog` counts the refusals and keeps a storm of them out of
-the journal. The size limits are here too, with the packet size the broker is asked to keep.
+"""What a remote sends in, checked before anything changes: a settings update and a command
+(MQTT's `settings/set` and `command`, the web page's POSTs). Each check either returns what
+to do or raises `MessageRefused` with the reason the remote gives back.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import DamagedFile, MessageRefused, SettingError
 from ..requests import MAX_DEAL, ChangeSettings, EnterPoints, NameSeat
 from ..storage.safe_read import parse_json
 
-log = logging.getLogger(__name__)
-
 MAX_PAYLOAD = 1024  # bytes: every setting at once fits in a third of it
-MAX_CORRELATION = 64  # bytes of MQTT 5 correlation data a request may carry (echoed back)
-# The largest MQTT packet the table takes from the broker (MQTT 5's Maximum Packet Size, in
-# its CONNECT): a payload at the limit, the longest topic it reads (a 64-character discovery
-# prefix and "/status"), the correlation data, and room left for a sender's own properties
-# (a response topic, user properties). A compliant broker never sends a larger one, so a
-# huge message is never read whole on the table's one event loop.
-MAX_PACKET = 2 * MAX_PAYLOAD
 ACTIONS = ("start", "pause", "resume", "new_round", "dispense", "name", "points")
 # What each action takes beside "action".
 FIELDS = {"dispense": {"cards"}, "name": {"seat", "name"}, "points": {"seat", "points"}}
 MAX_REASON = 160  # characters: a reason never echoes a huge value back
-REFUSALS_LOGGED_EVERY = 60.0  # seconds: in a storm of refused messages, one line a minute
 
 
 @dataclass(frozen=True)
 class Order:
-    """A command from the broker: an action, the cards for `dispense`, and for `name` and
+    """A command from a remote: an action, the cards for `dispense`, and for `name` and
     `points` what they ask, checked."""
 
     action: str
     cards: int = 0
     asked: NameSeat | EnterPoints | None = None
-
-
-def correlation(data: bytes | None) -> bytes | None:
-    """The correlation data a reply may echo; too much refuses the whole message, since an
-    answer without it could not be matched to its request."""
-    if data is not None and len(data) > MAX_CORRELATION:
-        raise MessageRefused(
-            f"correlation data of {len(data)} bytes is over the limit of {MAX_CORRELATION}"
-        )
-    return data
 
 
 def _json_object(payload: bytes) -> dict[str, object]:
@@ -107,55 +84,6 @@ def order(payload: bytes) -> Order:
     return Order(action, cards)
 
 
-def reply(topic: str, reason: str) -> Mapping[str, str]:
-    """The `error` payload: the topic the refused message came on, and why."""
-    return {"topic": topic, "reason": reason}
-
-
 def short(text: str, limit: int = 40) -> str:
     """`text`, cut to `limit` characters with "..." when longer."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-class RefusalLog:
-    """MessageRefused messages, counted since the daemon started, and logged without flooding the
-    journal: the first at once, then while they keep coming one line per `every` seconds
-    with how many more there were. The caller says the time, and calls `summarise` at `due`.
-    """
-
-    def __init__(self, every: float = REFUSALS_LOGGED_EVERY) -> None:
-        self.count = 0
-        self.due: float | None = None  # when the held ones are to be told; None: none held
-        self._every = every
-        self._since = 0.0
-        self._held = 0
-        self._latest = ("", "")
-
-    def refused(self, topic: str, reason: str, now: float) -> None:
-        self.count += 1
-        if self.due is None:
-            log.warning("MQTT: refused a message on %s: %s", topic, reason)
-            self._since, self.due = now, now + self._every
-        else:
-            self._held += 1
-            self._latest = (topic, reason)
-
-    def summarise(self, now: float) -> None:
-        """Tell how many were refused since the last line; call at `due`, and on the way out.
-        While they keep coming the next line waits another period, so a storm costs one line
-        a minute."""
-        if not self._held:
-            self.due = None
-            return
-        topic, reason = self._latest
-        log.warning(
-            "MQTT: refused %d more message%s in %.0f s (%d since start); the latest on %s: %s",
-            self._held,
-            "" if self._held == 1 else "s",
-            now - self._since,
-            self.count,
-            topic,
-            reason,
-        )
-        self._held = 0
-        self._since, self.due = now, now + self._every

@@ -11,8 +11,8 @@ import pytest
 from controller.config import Config
 from controller.errors import MessageRefused
 from controller.game import Phase
-from controller.mqtt.control import DaemonControl, Done
-from controller.mqtt.inbound import Order
+from controller.remote.control import DaemonControl, Done
+from controller.remote.inbound import Order
 from controller.settings import Settings
 from controller.simulation.table import SimTable
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import WebConfigError
+from ..errors import ConfigError
 
 DEFAULT_LISTEN = "0.0.0.0:8080"  # every IPv4 interface of the table, port 8080
 
@@ -48,34 +48,37 @@ def split_listen(listen: str) -> tuple[str, int]:
     """ "ADDRESS:PORT" as (address, port); an IPv6 address in brackets ("[::]:8080")."""
     address, sep, port_text = listen.rpartition(":")
     if not sep or not port_text.isascii() or not port_text.isdigit() or len(port_text) > 5:
-        raise WebConfigError(f"web.listen {listen!r} must be ADDRESS:PORT, e.g. {DEFAULT_LISTEN}")
+        raise ConfigError(f"web.listen {listen!r} must be ADDRESS:PORT, e.g. {DEFAULT_LISTEN}")
     port = int(port_text)
     if not 1 <= port <= 65535:
-        raise WebConfigError(f"web.listen port must be 1 to 65535, not {port}")
+        raise ConfigError(f"web.listen port must be 1 to 65535, not {port}")
     if address.startswith("[") and address.endswith("]"):
         address = address[1:-1]
     try:
         ipaddress.ip_address(address)
     except ValueError:
-        raise WebConfigError(
+        raise ConfigError(
             f"web.listen address {address!r} must be an IP address, e.g. 0.0.0.0 or [::]"
         ) from None
     return address, port
 
 
 def web_config(raw: Mapping[str, Any]) -> WebConfig:
-    """The `[web]` section, its types already checked against SCHEMA."""
+    """The `[web]` section, each value's type already checked against SCHEMA."""
     listen = raw.get("listen", DEFAULT_LISTEN)
     split_listen(listen)
     password_file = raw.get("password_file")
+    view_needs_password = raw.get("view_needs_password", False)
+    if view_needs_password and password_file is None:
+        raise ConfigError("web.view_needs_password needs web.password_file")
     names = raw.get("names", [])
     for name in names:
         if not isinstance(name, str) or len(name) > 253 or not NAME.match(name):
-            raise WebConfigError(f'web.names must be host names, e.g. ["uno.lan"], not {name!r}')
+            raise ConfigError(f'web.names must be host names, e.g. ["uno.lan"], not {name!r}')
     return WebConfig(
         enabled=raw.get("enabled", True),
         listen=listen,
         password_file=None if password_file is None else Path(password_file),
-        view_needs_password=raw.get("view_needs_password", False),
+        view_needs_password=view_needs_password,
         names=tuple(names),
     )
