@@ -10,6 +10,7 @@ its function, so a pin made for an output never passes through an input on the w
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
@@ -30,7 +31,14 @@ from .gpio_chip import Chip, board_info, find_chip
 from .gpiod_edges import EdgeThread
 from .soft_pwm import SoftPWM
 
+log = logging.getLogger(__name__)
+
 CONSUMER = "flashtable"
+# The edges an input's request holds until the pins' thread reads them: the kernel's most
+# (64 lines' worth of its 16 a line), a second of an encoder turned as fast as a hand can,
+# 48 KB of kernel memory each. The kernel's own 16 let a thread that a busy machine kept
+# waiting lose a fast turn's edges, oldest first.
+EDGE_BUFFER = 1024
 PULLS = {"up": Bias.PULL_UP, "down": Bias.PULL_DOWN, "floating": Bias.DISABLED}
 EDGES = {"both": Edge.BOTH, "rising": Edge.RISING, "falling": Edge.FALLING}
 
@@ -82,6 +90,7 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         self._duty = 0.0
         self._level = False
         self._watched = False  # edges on: the request's descriptor on the factory's thread
+        self._seqno = 0  # the kernel's number of the last edge read on this line
 
     # The line's request and its settings.
 
@@ -103,8 +112,9 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         settings = self._settings(edges=self._watched)
         if self._request is None:
             path = self.factory.chip.path
+            edges = EDGE_BUFFER if self._function == "input" else None
             self._request = gpiod.request_lines(
-                path, consumer=CONSUMER, config={self._line: settings}
+                path, consumer=CONSUMER, config={self._line: settings}, event_buffer_size=edges
             )
         else:
             self._request.reconfigure_lines({self._line: settings})
@@ -246,8 +256,16 @@ class GpiodPin(PiPin):  # type: ignore[misc]
 
     def read_edges(self) -> list[gpiod.EdgeEvent]:
         """The edges waiting on this line (the factory's thread reads them when one is
-        readable)."""
-        return [] if self._request is None else self._request.read_edge_events()
+        readable). A gap in the kernel's numbers is edges its buffer dropped: logged."""
+        if self._request is None:
+            return []
+        edges = self._request.read_edge_events()
+        if edges:
+            lost = edges[0].line_seqno - self._seqno - 1
+            if self._seqno and lost > 0:
+                log.warning("GPIO%d: %d edge(s) lost, the kernel's buffer full", self._line, lost)
+            self._seqno = edges[-1].line_seqno
+        return edges
 
     def edge(self, ticks: float, level: bool) -> None:
         self._call_when_changed(ticks, level)
