@@ -212,6 +212,9 @@ def launcher(spec: dict) -> None:
 
     publish()
     beside = Beside()
+    # Above the table's threads, beside the kernel's interrupt threads: the mechanics keep
+    # their pace on a busy guest, as a launcher's do whatever its Pi is doing.
+    priority(BESIDE)
     found = time.monotonic_ns()
     while not stop.exists():
         time.sleep(0.001)
@@ -260,13 +263,18 @@ def launcher(spec: dict) -> None:
 
 def kill_high(pid: int, chip: str, line: int, count: str, cards: int) -> dict:
     """Once the launcher's model (its `out` file `count`) has put out `cards`, SIGKILL to
-    `pid` at a moment its output `line` is high (a PWM wave's high half will do): stopped
-    first, every thread, and killed if the line is high, let go on if not."""
+    `pid` at a moment its output `line` is high (a PWM wave's high half will do): the line
+    read until it is high, then every thread stopped, and killed if the line is still high,
+    let go on if not. The process is stopped only at those moments: never so long that its
+    motor's lease runs out or its launcher sees a jam, which a stop at every look did on a
+    slow guest (the motor never high again once the jam stopped it)."""
     lines = Lines(chip)
     while json.loads(Path(count).read_text())["out"] < cards:
         time.sleep(0.005)
     tasks = Path(f"/proc/{pid}/task")
     while True:
+        while not lines.value(line):
+            time.sleep(0.0005)
         os.kill(pid, signal.SIGSTOP)
         while any(
             (task / "stat").read_text().rsplit(")", 1)[1].split()[0] != "T"
@@ -277,7 +285,6 @@ def kill_high(pid: int, chip: str, line: int, count: str, cards: int) -> dict:
             os.kill(pid, signal.SIGKILL)
             return {"killed_at": time.monotonic_ns()}
         os.kill(pid, signal.SIGCONT)
-        time.sleep(0.002)
 
 
 def respond(chip: str, line_in: int, line_out: int, presses: int, gap_ms: float) -> dict:

@@ -333,9 +333,13 @@ def test_a_stalled_loop_on_the_chip_lets_no_card_past_the_count(machine: Machine
     stopped), its event loop stalled for 2 s once all but one of the cards asked are counted:
     the beam's edges reach the ejector's gate on the pins' own thread, which stops the motor
     as the card beyond the count reaches the beam. The motor's lease alone would stop it a
-    quarter of a second after the loop's last attention, a card or two too late at this
+    quarter of a second after the loop's last attention, a card too late at this
     launcher's pace."""
-    launcher = LauncherModel(machine, card_ms=80, block_ms=60)  # in the beam past the run-on
+    # A card in the beam for 150 ms, most of it past the model's run-on: the gate's stop has
+    # that long to reach the line from the card's front edge, which a busy guest's pins'
+    # thread takes tens of milliseconds to hand on (60 ms let the fourth card of three out).
+    # The lease, 0.25 s after the count before the stall, comes after the card has gone.
+    launcher = LauncherModel(machine, card_ms=200, block_ms=150)
     machine.write(GUEST_STALL, STALL_TOOL.read_text(encoding="utf-8"))
     for cards in (3, 5):
         before = launcher.cards_out()
