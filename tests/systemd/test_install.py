@@ -74,9 +74,18 @@ class Table:
     def path(self, name: str) -> Path:
         return self.root / name.lstrip("/")
 
-    def run(self, *args: str, version: str = "1.0.0") -> subprocess.CompletedProcess:
+    def run(
+        self, *args: str, version: str = "1.0.0", machine: str | None = None
+    ) -> subprocess.CompletedProcess:
+        """The installer run; with `machine`, on a system whose `uname -m` says that."""
         bin_dir = self.base / "bin"
         env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+        if machine is not None:
+            arch_dir = self.base / machine
+            arch_dir.mkdir(exist_ok=True)
+            (arch_dir / "uname").write_text(f"#!/bin/sh\necho {machine}\n")
+            (arch_dir / "uname").chmod(0o755)
+            env["PATH"] = f"{arch_dir}:{env['PATH']}"
         env.update(
             FLASHTABLE_ROOT=str(self.root),
             FLASHTABLE_FROM=str(self.wheels[version]),
@@ -241,6 +250,22 @@ def test_install_starts_a_table_as_its_own_user_and_a_second_run_changes_nothing
     changed = [n for n in fresh if n not in backups and fresh[n] != left.get(n)]
     assert changed == []  # passwd, group, the boot config: as before the install
     assert not table.active()
+
+
+def test_on_a_32_bit_pi_the_installer_adds_what_pip_builds_the_pins_backend_with(table):
+    """PyPI has gpiod's wheels for 64-bit Arm and x86 alone: on a 32-bit Raspberry Pi OS
+    (a Pi Zero 2 W's, a Zero W's) pip builds it from its source, with a C compiler and
+    Python's headers, which the installer installs there first (docs/deploy.md)."""
+    for machine, extra in (("armv7l", True), ("armv6l", True), ("aarch64", False)):
+        log = table.base / "apt-get.log"
+        log.unlink(missing_ok=True)
+        result = table.run(machine=machine)
+        assert result.returncode == 0, result.stderr
+        installs = [line for line in log.read_text().splitlines() if line.startswith("install ")]
+        assert installs == [
+            "install -y -qq python3-venv python3-pip i2c-tools"
+            + (" python3-dev gcc" if extra else "")
+        ], (machine, installs)
 
 
 def test_upgrade_keeps_settings_and_rolls_back_a_version_that_fails(table):
