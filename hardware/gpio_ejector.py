@@ -19,6 +19,10 @@ firmware's `Gate` (firmware/gate.py), told each beam edge on the pin backend's o
 (`beam_edge_now`; docs/architecture.md, "The thread border"), under a lock of its own: a
 card's front beyond the count asked, or beyond the record's, stops it whatever the loop does.
 
+The loop never runs ahead of the beam: the dispenser's next moment waits while a beam edge
+the kernel has stamped is still on its way to the loop (`edges_waiting`), so a jam is never
+declared while the edge that disproves it waits on the pins' thread.
+
 The motor never runs without the loop's attention for long: a running motor holds a
 `MotorLease` of LEASE seconds, renewed every HEARTBEAT, whose own thread stops the motor if
 the loop stalls past it. The edges of a stall keep their own times: the cards owed are
@@ -49,6 +53,8 @@ log = logging.getLogger(__name__)
 # that; renewed well inside it while the loop keeps up.
 LEASE = 0.25
 HEARTBEAT = 0.05
+# How soon the dispenser's next moment is looked at again while a beam edge is on its way.
+EDGE_WAIT = 0.002
 
 
 class RollerMotor(Protocol):
@@ -85,8 +91,10 @@ class GpioEjector:
         jam_time: float = DEFAULT_JAM_TIME,
         may_feed: Callable[[int], bool] = lambda remaining: True,
         lease: MotorLease | None = None,
+        edges_waiting: Callable[[], bool] = lambda: False,
     ) -> None:
         self._motor = motor
+        self._edges_waiting = edges_waiting
         self._clock = clock
         self._report = on_report
         self._beam_clear = beam_clear
@@ -246,7 +254,13 @@ class GpioEjector:
             self._due = self._clock.call_at(due / US, self._poll)
 
     def _poll(self) -> None:
+        """The dispenser's next moment, once every beam edge the kernel stamped before it has
+        been handed here: edge time is truth, so a jam is never declared while the edge that
+        disproves it waits on the pins' thread or the loop's queue (`edges_waiting`)."""
         self._due = None
+        if self._edges_waiting():
+            self._due = self._clock.call_at(self._clock.now() + EDGE_WAIT, self._poll)
+            return
         self._dispenser.poll(self._now())
         self._settle()
 

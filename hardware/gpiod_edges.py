@@ -40,6 +40,12 @@ class EdgeThread:
         self._epoll: select.epoll | None = None
         self._wake = (-1, -1)  # a pipe whose write ends the thread's wait
         self._thread: threading.Thread | None = None
+        self._handing: set[int] = set()  # descriptors whose edges are read, not handed over
+
+    def handing(self, fd: int) -> bool:
+        """Whether edges read from `fd` are being handed over now (any thread)."""
+        with self._lock:
+            return fd in self._handing
 
     def watch(self, fd: int, pin: EdgePin) -> None:
         with self._lock:
@@ -85,9 +91,12 @@ class EdgeThread:
                         pin = self._pins.get(fd)
                         if pin is not None:
                             edges += [(e.timestamp_ns, pin, e) for e in pin.read_edges()]
+                            self._handing.add(fd)
                 edges.sort(key=lambda edge: edge[0])
                 for stamp, pin, event in edges:
                     pin.edge(stamp / 1e9, event.event_type is gpiod.EdgeEvent.Type.RISING_EDGE)
+                with self._lock:
+                    self._handing.clear()
         finally:
             epoll.close()
             for end in wake:

@@ -269,3 +269,11 @@ class GpiodPin(PiPin):  # type: ignore[misc]
 
     def edge(self, ticks: float, level: bool) -> None:
         self._call_when_changed(ticks, level)
+
+    def edges_waiting(self) -> bool:
+        """Whether an edge of this line is still on its way to gpiozero: in the kernel's
+        buffer, or read by the factory's thread and not yet handed over (any thread)."""
+        request = self._request
+        if not self._watched or request is None:
+            return False
+        return self.factory.edges.handing(request.fd) or request.wait_edge_events(timedelta(0))
