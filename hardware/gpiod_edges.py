@@ -5,9 +5,9 @@ An input's edges wait in the kernel, timestamped there (CLOCK_MONOTONIC, the clo
 `time.monotonic()` and of the event loop). The thread blocks in epoll on the line requests'
 descriptors, with no timeout: nothing wakes it but an edge (or a change of what it watches),
 so an idle table costs nothing. When a descriptor is readable, the edges waiting on every
-ready line are read and handed over in the order of their kernel times, each with its time,
-so a burst on several lines (an encoder's A and B, a SLAP race) is handed over in the order
-it happened however late the thread comes to it.
+line are read (again while more came meanwhile), then handed over in the order of their
+kernel times, each with its time, so a burst on several lines (an encoder's A and B, a SLAP
+race) is handed over in the order it happened however late the thread comes to it.
 
 A thread, not the event loop: gpiozero calls back on its pin factory's thread, and the
 launcher's beam is told to its ejector's gate there before the loop hears of it
@@ -22,6 +22,10 @@ import threading
 from typing import Protocol
 
 import gpiod
+
+# Reads of the waiting lines per wakeup at most: a line that never falls quiet cannot keep
+# the others' edges waiting.
+READS = 4
 
 
 class EdgePin(Protocol):
@@ -82,16 +86,22 @@ class EdgeThread:
         assert epoll is not None
         try:
             while True:
-                ready = epoll.poll()  # no timeout: only an edge or `close` wakes it
+                epoll.poll()  # no timeout: only an edge or `close` wakes it
                 edges = []
                 with self._lock:
                     if self._thread is not me:
                         return
-                    for fd, _ in ready:
-                        pin = self._pins.get(fd)
-                        if pin is not None:
+                    # Every line with edges waiting, read again while any came meanwhile:
+                    # the lines that woke it are not all (another's edge may have come between
+                    # two of theirs while the thread waited for the CPU).
+                    for _ in range(READS):
+                        ready = [fd for fd, _ in epoll.poll(0) if fd in self._pins]
+                        for fd in ready:
+                            pin = self._pins[fd]
                             edges += [(e.timestamp_ns, pin, e) for e in pin.read_edges()]
                             self._handing.add(fd)
+                        if not ready:
+                            break
                 edges.sort(key=lambda edge: edge[0])
                 for stamp, pin, event in edges:
                     pin.edge(stamp / 1e9, event.event_type is gpiod.EdgeEvent.Type.RISING_EDGE)
