@@ -188,9 +188,9 @@ def launcher(spec: dict) -> None:
     line whatever the bias the table asks for. Counts go to `out` as they change; it ends
     when `stop` exists.
 
-    The motor line's changes, [monotonic ns, level, cards out by then], are logged as
-    `motor` (the line keeps its level when the process that drove it ends, as a Pi's does:
-    tests/boot/gpio_sim.py)."""
+    The beam's edges it made, [monotonic ns, blocked], are logged as `beam`; the motor line's
+    changes, [monotonic ns, level, cards out by then], as `motor` (the line keeps its level
+    when the process that drove it ends, as a Pi's does: tests/boot/gpio_sim.py)."""
     lines = Lines(spec["chip"])
     motor, beam = spec["motor"], spec["beam"]
     out, stop, clear = Path(spec["out"]), Path(spec["stop"]), Path(spec["clear"])
@@ -200,7 +200,7 @@ def launcher(spec: dict) -> None:
     running_for = 0  # ns the motor has run forward since the last card
     blocked = False
     last = time.monotonic_ns()
-    state = {"out": 0, "jammed": False, "motor_runs": 0, "motor": []}
+    state = {"out": 0, "jammed": False, "motor_runs": 0, "motor": [], "beam": []}
     kept = None
     was_running = False
     high_at = -(1 << 62)
@@ -257,8 +257,10 @@ def launcher(spec: dict) -> None:
         # A card stopped in the slot stays in the beam. The sensor drives its line whatever
         # the bias the table asks for, which gpio-sim takes as the line's pull.
         if lines.value(beam) != int(blocked):
-            lines.pull(beam, "pull-up" if blocked else "pull-down")
+            at = lines.pull(beam, "pull-up" if blocked else "pull-down")
             beside.keep()
+            state["beam"] = [*state["beam"][-199:], [at, int(blocked)]]
+            publish()
 
 
 def kill_high(pid: int, chip: str, line: int, count: str, cards: int) -> dict:

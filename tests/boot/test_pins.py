@@ -293,7 +293,13 @@ def test_a_daemon_killed_with_the_motor_running_has_its_line_driven_low_and_deal
             f" {launcher.count_file} 2 >{KILLED} 2>&1 &"
         )
         watch.command(action="dispense", cards=6)
-        machine.wait_until(f"test -s {KILLED}")
+        # Killed, or the launcher stopped (a fault: the motor's line never rises again).
+        stopped = f"journalctl -q -u flashtable --after-cursor={shlex.quote(cursor)}"
+        machine.wait_until(f"test -s {KILLED} || {stopped} | grep -q 'launcher stopped: '")
+        assert machine.run(f"test -s {KILLED}", check=False).rc == 0, (
+            machine.journal(after=cursor),
+            launcher.state(),
+        )
         killed_at = int(json.loads(machine.run(f"cat {KILLED}").out)["killed_at"])
         mark = watch.mark()
         machine.wait_until(restarted(before))
@@ -335,10 +341,9 @@ def test_a_stalled_loop_on_the_chip_lets_no_card_past_the_count(machine: Machine
     as the card beyond the count reaches the beam. The motor's lease alone would stop it a
     quarter of a second after the loop's last attention, a card too late at this
     launcher's pace."""
-    # A card in the beam for 150 ms, most of it past the model's run-on: the gate's stop has
-    # that long to reach the line from the card's front edge, which a busy guest's pins'
-    # thread takes tens of milliseconds to hand on (60 ms let the fourth card of three out).
-    # The lease, 0.25 s after the count before the stall, comes after the card has gone.
+    # A card every 200 ms, in the beam for 150 of them (60 let the fourth card of three out:
+    # the gate's stop from a busy guest's pins' thread came after the model's run-on). The
+    # lease, 0.25 s after the count before the stall, comes after the next card has gone.
     launcher = LauncherModel(machine, card_ms=200, block_ms=150)
     machine.write(GUEST_STALL, STALL_TOOL.read_text(encoding="utf-8"))
     for cards in (3, 5):
