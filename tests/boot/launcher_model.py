@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 import shlex
 import time
+from pathlib import Path
 
+from .guest_pins import CPU
 from .machine import Machine
 from .pins import GUEST_TOOL, copy_tool, line
 
 RUN = "/run/flashtable-launcher"
+SAME_CPU = "/etc/systemd/system/flashtable.service.d/beside-the-launcher.conf"
 
 
 class LauncherModel:
@@ -49,6 +52,16 @@ class LauncherModel:
             "clear": f"{RUN}.clear",
         }
         copy_tool(machine)
+        # The table's daemon on the model's CPU, from its next start. The guest's two CPUs are
+        # host threads that a loaded host stalls one at a time, for a second or more: a model
+        # stalled while the table runs on would send no edge for the jam time, a jam no Pi's
+        # launcher makes. Stalled together, the model (real-time, above the daemon) moves
+        # first when the CPU comes back, and the table waits for an edge on its way before it
+        # looks at the jam time.
+        machine.run(
+            f"mkdir -p {shlex.quote(str(Path(SAME_CPU).parent))} &&"
+            f" printf '[Service]\\nCPUAffinity={CPU}\\n' > {SAME_CPU} && systemctl daemon-reload"
+        )
         machine.run(
             f"rm -f {RUN}.*; nohup python3 {GUEST_TOOL} launcher {shlex.quote(json.dumps(spec))}"
             f" >{RUN}.log 2>&1 &"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from .guest_pins import CPU
 from .guest_table import TABLE
 from .launcher_model import LauncherModel
 from .machine import Machine
@@ -357,7 +358,10 @@ def test_a_stalled_loop_on_the_chip_lets_no_card_past_the_count(machine: Machine
             "at_card": cards - 1,
             "stall": 2.0,
         }
-        done = machine.run(f"{TABLE_PYTHON} {GUEST_STALL} {shlex.quote(json.dumps(spec))}")
+        # On the launcher model's CPU, as the daemon is (tests/boot/launcher_model.py).
+        done = machine.run(
+            f"taskset -c {CPU} {TABLE_PYTHON} {GUEST_STALL} {shlex.quote(json.dumps(spec))}"
+        )
         result = json.loads(done.out.strip().splitlines()[-1])
         out = launcher.cards_out() - before
         assert result["stalled"] and result["halts"] == ["done"], result
