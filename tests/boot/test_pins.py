@@ -321,7 +321,9 @@ def test_a_daemon_killed_with_the_motor_running_has_its_line_driven_low_and_deal
         assert (state["owed"], state["launcher"]) == (0, "idle"), (state, launcher.state())
         # What the new daemon owed as it started, by its first card: on a slow guest it deals
         # before its broker's connection is up (its events wait for it), so its first state
-        # on the broker may come after cards.
+        # on the broker may come after cards, and its last card's event after its state.
+        dealt = state["cards_dispensed"]
+        watch.until(lambda: len(watch.events("card_out", mark)) >= dealt, f"{dealt} cards out")
         outs = watch.events("card_out", mark)
         owed = outs[0]["owed"] + 1 if outs else 0
         dealt_after = launcher.wait(lambda s: True, "")["out"] - out_at_low
