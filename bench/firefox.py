@@ -23,8 +23,8 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.controller.web.conftest import free_port  # noqa: E402
 from tests.controller.web.running_table import RunningTable  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 NAMES = {1: "Anna", 2: "Ben", 3: "Chloé"}  # seat 4 keeps its number
 NAME_PX = 120  # the lit seat's name on the room screen, at least (docs/web.md)

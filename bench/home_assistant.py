@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,9 +24,12 @@ from pathlib import Path
 
 import aiomqtt
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from controller.config import Config, MqttConfig
 from controller.requests import ChangeSettings
 from controller.simulation.table import SimTable
+from tests.ports import free_port
 
 TABLE = "ha1"
 DEVICE = f"flash_table_{TABLE}"
@@ -65,12 +67,6 @@ automation:
         target: {entity_id: "{{ trigger.payload_json.entity }}"}
         data: {option: "{{ trigger.payload_json.option }}"}
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def mqtt_entry(port: int) -> dict:

@@ -30,9 +30,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from controller.config import Config, MqttConfig
 from controller.shell.publish import GameEvent
 from controller.simulation.table import SimTable
+from tests.ports import free_port
 
 RATE = 2.0  # taps a second, each table, unless told
 IDLE_WINDOW = 2.0  # seconds of idle CPU measured
@@ -40,9 +43,7 @@ PRESSES = 100  # press -> light samples, each run
 
 
 def start_broker(directory: Path) -> tuple[subprocess.Popen, int]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     conf = directory / "mosquitto.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\nuser root\n")
     mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"

@@ -9,6 +9,7 @@ pins and by `GpioEjector` on the Pi's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -83,8 +84,10 @@ class Ejector(Protocol):
         """An edge of the launcher's own inputs on the Pi's pins (the beam, the hopper
         switch), at its own time."""
 
-    async def halt(self) -> bool:
-        """Stop the motor for good, its last counts heard out; whether that was confirmed."""
+    async def halt(self, settle: Callable[[], None]) -> bool:
+        """Stop the motor for good, its last counts heard out; whether that was confirmed.
+        `settle()` hands on the edges of the launcher's own inputs on the Pi's pins still
+        waiting to be, once the motor is off and before the last count."""
 
     def close(self) -> None:
         """Let go of what it holds (a port, a thread)."""

@@ -5,6 +5,7 @@ down here and checked by mypy where it is used.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -54,7 +55,7 @@ class DispenserFace(Protocol):
 
     def restart(self, now: int) -> None: ...
 
-    def stop(self, reason: int | str, now: int) -> None: ...
+    def stop(self, reason: int | str, now: int, settle: Callable[[], None] = ...) -> None: ...
 
     def beam(self, clear: bool, t: int) -> None: ...
 

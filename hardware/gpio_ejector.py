@@ -172,14 +172,17 @@ class GpioEjector:
         """A controller's dispense, from a record made with one: the Pi's pins know nothing
         of it; the cards it still owed are owed here as they are."""
 
-    def stop(self) -> None:
-        """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
+    def stop(self, settle: Callable[[], None] = lambda: None) -> None:
+        """Stop the motor now and forget nothing: `owed` stays for the next dispense. Once
+        the motor is off, `settle()` hands on the beam's edges still waiting to be (stamped
+        before the stop, queued on the loop), and then the count is made, as the controller
+        does: a card that left before the stop counts for the dispense."""
         self._waiting = False
-        self._dispenser.stop("stop", self._now())  # a card that cleared the beam counts
+        self._dispenser.stop("stop", self._now(), settle)
         self._settle()
 
-    async def halt(self) -> bool:
-        self.stop()
+    async def halt(self, settle: Callable[[], None]) -> bool:
+        self.stop(settle)
         return True
 
     def close(self) -> None:

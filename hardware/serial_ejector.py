@@ -159,11 +159,12 @@ class SerialEjector:
         if self._current is not None:
             self.session.send(p.STOP, b"")
 
-    async def halt(self, within: float = HALT_WITHIN) -> bool:
+    async def halt(self, settle: Callable[[], None], within: float = HALT_WITHIN) -> bool:
         """Stop the motor by the host's word, at shutdown: STOP, then wait, at most `within`
         seconds, until the controller has acknowledged it and ended the dispense it ran (its
         last cards counted). Returns whether it did; if not, the controller stops the motor
-        itself once the host has been silent for its watchdog's time."""
+        itself once the host has been silent for its watchdog's time. The controller's beam
+        is its own: `settle` has no edge to hand on here."""
         self._stopping = True
         if not self.session.connected:
             log.warning("launcher controller not linked at shutdown: its watchdog stops it")

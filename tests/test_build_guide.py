@@ -59,6 +59,7 @@ CODE = [
     *(ROOT / "controller").glob("*.py"),
     *(ROOT / "controller" / "game").glob("*.py"),
     *(ROOT / "controller" / "menu").glob("*.py"),
+    *(ROOT / "controller" / "settings").glob("*.py"),
 ]
 
 

@@ -20,9 +20,13 @@ def module_name(path: Path) -> str:
 
 
 def graph() -> dict[str, set[str]]:
-    """Every module of the house, with the modules of the house it imports."""
+    """Every module of the house, with the modules of the house it imports: the files of its
+    packages (the build's own step in controller/locale/, in no package, is none)."""
     modules = {
-        module_name(path): path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
+        module_name(path): path
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+        if (path.parent / "__init__.py").exists()
     }
     edges: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():

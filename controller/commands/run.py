@@ -113,7 +113,7 @@ def build_daemon(
     from hardware.sim.launcher_model import LauncherModel
     from hardware.sim.pins import SimFactory
 
-    from ..game.lcd_glyphs import CUSTOM_CHARS
+    from ..game.lcd_glyphs import CUSTOM_CHARS, SUBSTITUTES
     from ..shell.daemon import Daemon
     from ..shell.wiring import Wiring
 
@@ -134,7 +134,7 @@ def build_daemon(
     pinmap = config.pinmap(simulated=simulated)
     try:
         if simulated:
-            display, _ = simulated_display(glyphs=CUSTOM_CHARS)
+            display, _ = simulated_display(glyphs=CUSTOM_CHARS, substitutes=SUBSTITUTES)
         else:
             display = open_display(
                 config.lcd_interface,
@@ -143,6 +143,7 @@ def build_daemon(
                 i2c_port=config.i2c_port,
                 i2c_address=config.i2c_address,
                 glyphs=CUSTOM_CHARS,
+                substitutes=SUBSTITUTES,
             )
     except DisplayUnavailable as err:
         raise CannotStart(err) from err

@@ -30,9 +30,9 @@ from .events import (
 from .frozen import replace
 from .rounds import MESSAGE_TIME
 from .score import enter as enter_points
-from .seat_names import rename
+from .seat_names import button_name, rename
 from .state import ROUND_PHASES, Message, Phase, Table
-from .text import COLUMNS
+from .text import COLUMNS, lcd_words
 from .turns import WARN_SECONDS
 from .view import MODE_NAMES
 
@@ -47,15 +47,8 @@ __all__ = [
 ]
 
 STUCK_AFTER = 8.0  # a seat button held this long while seating is stuck, not a player
-NEXT_ROUND = "next round"  # a mode chosen during a round: "Extreme from" it
-FINISH_NEXT = "from next round"  # a finish chosen during a round: "Finish: places" from it
+WAITS = "waits"  # Message.kind: a mode or a finish chosen during a round, for the next one
 PLAY_INPUTS = frozenset({"play_pause", "encoder.push"})  # the encoder push is Play/Pause too
-INPUT_NAMES = {
-    "play_pause": "Play/Pause",
-    "encoder.push": "Encoder",
-    "slap": "SLAP",
-    "launcher": "Launcher",
-}
 
 Result = tuple[Table, list[Effect]]
 
@@ -308,9 +301,10 @@ def _release(table: Table, event: Release, effects: list[Effect]) -> Table:
 
 def _mark_stuck(table: Table, name: str, now: float, effects: list[Effect]) -> Table:
     effects += [Sound("refuse"), Announce("button_stuck", {"input": name})]
-    seat = seat_of(name)
-    label = f"Seat {seat}" if seat is not None else INPUT_NAMES.get(name, name)
-    first = f"{label} button" if len(label) <= COLUMNS - len(" button") else label
+    seat, t = seat_of(name), lcd_words(table.settings)
+    label = button_name(t, name, seat)
+    first = t.gettext("{input} button").format(input=label)
+    first = first if len(first) <= COLUMNS else label
     # Only while seating does a stuck button cost the seat; in play it is just ignored.
     unseat = seat is not None and table.phase is Phase.SEATING
     return replace(
@@ -319,7 +313,7 @@ def _mark_stuck(table: Table, name: str, now: float, effects: list[Effect]) -> T
         seated=table.seated - {seat} if unseat else table.seated,
         held={k: v for k, v in table.held.items() if k != name},
         holds={s: h for s, h in table.holds.items() if s != seat},
-        message=Message((first, "stuck: check it"), now + MESSAGE_TIME),
+        message=Message((first, t.gettext("stuck: check it")), now + MESSAGE_TIME),
     )
 
 
@@ -337,11 +331,14 @@ def _toggle_seat(table: Table, seat: int, effects: list[Effect]) -> Table:
 def _waits(table: Table, at: float) -> Table:
     """A mode or a finish chosen during a round is for the next one: say so, once the menu is
     closed; a change taken back says nothing more."""
-    said = table.message is not None and table.message.lines[1] in (NEXT_ROUND, FINISH_NEXT)
+    said = table.message is not None and table.message.kind == WAITS
+    t = lcd_words(table.settings)
     if table.mode_waits:
-        name = MODE_NAMES[str(table.settings.mode)]
-        return replace(table, message=Message((f"{name} from", NEXT_ROUND), at + MESSAGE_TIME))
-    if table.finish_waits:
-        lines = (f"Finish: {table.settings.finish}", FINISH_NEXT)
-        return replace(table, message=Message(lines, at + MESSAGE_TIME))
-    return replace(table, message=None) if said else table
+        mode = t.gettext(MODE_NAMES[str(table.settings.mode)])
+        lines = (t.gettext("{mode} from").format(mode=mode), t.gettext("next round"))
+    elif table.finish_waits:
+        finish = t.gettext(str(table.settings.finish))
+        lines = (t.gettext("Finish: {finish}").format(finish=finish), t.gettext("from next round"))
+    else:
+        return replace(table, message=None) if said else table
+    return replace(table, message=Message(lines, at + MESSAGE_TIME, WAITS))

@@ -17,13 +17,12 @@ from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .seat_names import lcd_name, lcd_row
 from .state import Hold, Phase, Table
-from .text import COLUMNS
+from .text import COLUMNS, lcd_words
 
 JUMP_HOLD = 0.6  # a tap never jumps in
 WIN_HOLD = 2.0  # the player who emptied their hand
 OUT_HINT = 0.6  # a hold this long by the player who just ended their turn: going out?
 OUT = "out"  # what the next turn's timer waits for meanwhile (Turn.waits_for)
-GOING_OUT = " going out"  # the LCD's first line meanwhile: "Seat 3 going out"
 
 
 def begin(table: Table, seat: int, at: float, *, was_lit: bool) -> Table:
@@ -50,9 +49,9 @@ def settle(table: Table, at: float) -> Table:
         return table
     if any(hold.going_out for hold in table.holds.values()):
         return table
-    said = turn.banner is not None and turn.banner.endswith(GOING_OUT)
+    banner = None if turn.going_out_banner else turn.banner
     return replace(
-        table, turn=replace(turns.go_on(turn, at, OUT), banner=None if said else turn.banner)
+        table, turn=replace(turns.go_on(turn, at, OUT), banner=banner, going_out_banner=False)
     )
 
 
@@ -88,7 +87,8 @@ def fire(table: Table, when: float, now: float, rng: random.Random, effects: lis
     if table.settings.jump_in != "on":
         return table
     effects += [Sound("jump_in"), Announce("jump_in", {"seat": seat, "from": turn.seat})]
-    banner = f"Jump-In! {lcd_name(table, seat, COLUMNS - len('Jump-In! '))}"
+    jump_in = lcd_words(table.settings).gettext("Jump-In!")
+    banner = f"{jump_in} {lcd_name(table, seat, COLUMNS - len(jump_in) - 1)}"
     return turns.start(table, seat, mark, rng, effects, banner=banner)
 
 
@@ -99,5 +99,7 @@ def _going_out(table: Table, seat: int, at: float) -> Table:
     if table.phase is not Phase.TURN or turn is None or turn.seat == seat:
         return table
     waiting = turns.wait(turn, at, OUT)
-    banner, until = lcd_row(table, seat, GOING_OUT.strip()), at + WIN_HOLD
-    return replace(table, turn=replace(waiting, banner=banner, banner_until=until))
+    # "Seat 3 going out": the first line while the next turn waits for them.
+    banner = lcd_row(table, seat, lcd_words(table.settings).gettext("going out"))
+    waiting = replace(waiting, banner=banner, banner_until=at + WIN_HOLD, going_out_banner=True)
+    return replace(table, turn=waiting)

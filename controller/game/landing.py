@@ -19,6 +19,7 @@ from .effects import Effect
 from .frozen import replace
 from .launch import CHIME_TIME, CHIMING
 from .state import Phase, Table
+from .text import lcd_words
 
 CARDS = "cards"  # what the turn's timer waits for (Turn.waits_for)
 
@@ -32,7 +33,8 @@ def hold(table: Table, at: float) -> Table:
     # A wait for a player going out becomes one for the cards, which outlasts it.
     waiting = turns.wait(turn, at, CARDS) if turn.waits_for != "out" else turn
     # The first line says the launcher is on it until the chime's result replaces it.
-    waiting = replace(waiting, banner=CHIMING, banner_until=at + CHIME_TIME)
+    chiming = lcd_words(table.settings).gettext(CHIMING)
+    waiting = waiting.with_banner(chiming, at + CHIME_TIME)
     return replace(table, turn=replace(waiting, waits_for=CARDS, landed=False))
 
 

@@ -13,23 +13,24 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..catalogs import N_
 from ..settings import Settings
 from . import profiles, rest, summary
 from .effects import Announce, Dispense, Effect, ResumeLauncher, Sound
 from .frozen import replace
-from .state import MAX_OWED, Chime, Delivery, Launcher, Lines, Message, Phase, Table, up
-from .text import row
+from .state import MAX_OWED, Chime, Delivery, Lines, Message, Phase, Table, up
+from .text import lcd_words, row
 
 CHIME_TIME = 0.6
 CAP_WINDOW = 10.0
 RESULT_TIME = 2.0  # how long a hit's result replaces the first line during a turn
 # What the LCD says of a hit: cards fired, none ("miss" read as a fault), and while the chime
 # sounds, that the launcher is thinking (not the last hit's result).
-NO_CARDS = "Lucky: no cards"
-CHIMING = "Launcher ..."
+NO_CARDS = N_("Lucky: no cards")
+CHIMING = N_("Launcher ...")
 HIT_PHASES = frozenset({Phase.TURN, Phase.NOTICE, Phase.EXTREME})
 QUEUE_LIMIT = 32  # deliveries owed before new ones join their seat's (at most 41 then)
-FAULT_LINES = {"jam": "JAM: clear slot", "empty": "Refill cards"}
+FAULT_LINES = {"jam": N_("JAM: clear slot"), "empty": N_("Refill cards")}
 
 
 def in_use(table: Table) -> bool:
@@ -51,9 +52,10 @@ def answers(table: Table) -> bool:
 # lines over the screen, or in play one line over the first (the seat and its seconds stay
 # in sight). Not answered: a slap race, a notice or a pause, whose own screens say what the
 # table waits for.
-NO_LAUNCHER = (("No launcher", "Draw from pile"), "No launcher")
-FLASH_DRAWS = (("Launcher off", "Flash: draw pile"), "Flash: draw pile")
-NO_ROUND = (("Start a round", "to use launcher"), "")  # Table mode: hits are for turns
+# In English, marked for the catalogs: shown in the table's language.
+NO_LAUNCHER = ((N_("No launcher"), N_("Draw from pile")), N_("No launcher"))
+FLASH_DRAWS = ((N_("Launcher off"), N_("Flash: draw pile")), N_("Flash: draw pile"))
+NO_ROUND = ((N_("Start a round"), N_("to use launcher")), "")  # Table mode: hits are for turns
 
 
 def refusal(table: Table) -> tuple[Lines, str] | None:
@@ -73,12 +75,14 @@ def refuse(table: Table, at: float, effects: list[Effect]) -> Table:
     said = refusal(table)
     if said is None:
         return table
-    lines, in_play = said
+    (first, second), in_play = said
+    t = lcd_words(table.settings)
     effects.append(Sound("refuse"))
     until = at + RESULT_TIME
     if table.phase is Phase.TURN and table.turn is not None:
-        return replace(table, turn=replace(table.turn, banner=in_play, banner_until=until))
-    return replace(table, message=Message(lines, until))
+        banner = t.gettext(in_play)
+        return replace(table, turn=table.turn.with_banner(banner, until))
+    return replace(table, message=Message((t.gettext(first), t.gettext(second)), until))
 
 
 def profile(settings: Settings) -> profiles.LauncherProfile:
@@ -183,15 +187,15 @@ def chime_fire(
     table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
 ) -> Table:
     chime, *rest_ = table.launcher.chimes
-    result = f"Launcher: {chime.cards}!" if chime.cards else NO_CARDS
+    t = lcd_words(table.settings)
+    fired = t.gettext("Launcher: {cards}!").format(cards=chime.cards)
+    result = fired if chime.cards else t.gettext(NO_CARDS)
     table = _with(table, chimes=tuple(rest_), result=result)
     if chime.cards:
         effects.append(Sound("fire"))
         table = owe(table, chime.seat, chime.cards, "hit", effects)
     if table.phase is Phase.TURN and table.turn is not None:
-        table = replace(
-            table, turn=replace(table.turn, banner=result, banner_until=when + RESULT_TIME)
-        )
+        table = replace(table, turn=table.turn.with_banner(result, when + RESULT_TIME))
     return table
 
 
@@ -253,6 +257,8 @@ def ok(table: Table, at: float, effects: list[Effect]) -> Table:
     return table
 
 
-def fault_lines(launcher: Launcher) -> tuple[str, str]:
+def fault_lines(table: Table) -> tuple[str, str]:
+    launcher, t = table.launcher, lcd_words(table.settings)
     assert launcher.fault is not None
-    return (FAULT_LINES[launcher.fault], row("press OK", f"{launcher.owed} owed"))
+    owed = t.gettext("{cards} owed").format(cards=launcher.owed)
+    return (t.gettext(FAULT_LINES[launcher.fault]), row(t.gettext("press OK"), owed))

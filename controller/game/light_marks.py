@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..catalogs import N_
+
 # pattern: (left mark, right mark, meaning for the legend)
+# The meanings in English, marked for the catalogs: the view shows them translated.
 LIGHT_MARKS: Mapping[str, tuple[str, str, str]] = {
-    "off": (" ", " ", "off: free seat"),
-    "on": ("(", ")", "steady: seated, or out"),
-    "dim": ("·", "·", "dim: waiting, paused"),
-    "pulse": ("<", ">", "pulsing: their turn"),
-    "blink": ("*", "*", "blinking: press on"),
-    "blink_fast": ("!", "!", "fast blink: last 2 s"),
-    "flash": ("#", "#", "flashing: timeout"),
+    "off": (" ", " ", N_("off: free seat")),
+    "on": ("(", ")", N_("steady: seated, or out")),
+    "dim": ("·", "·", N_("dim: waiting, paused")),
+    "pulse": ("<", ">", N_("pulsing: their turn")),
+    "blink": ("*", "*", N_("blinking: press on")),
+    "blink_fast": ("!", "!", N_("fast blink: last 2 s")),
+    "flash": ("#", "#", N_("flashing: timeout")),
 }
 
 

@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import random
 
+from ..catalogs import N_
 from . import score, summary, turns
 from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .seat_names import lcd_row
 from .state import ROUND_PHASES, Message, Phase, Table
-from .text import ordinal
+from .text import lcd_words, ordinal
 
 SHOWN_FOR = 2.0  # seconds a place, or a player back, is named on the LCD
-ROUND_BANNER = "Round for places"  # the first turn's first line: the round goes on after one out
+# The first turn's first line: the round goes on after one out.
+ROUND_BANNER = N_("Round for places")
 
 
 def place_line(table: Table, seat: int, place: int) -> str:
     """ "Seat 3 2nd place", "Anna 2nd place": the LCD's first line when a place is taken."""
-    return lcd_row(table, seat, f"{ordinal(place)} place")
+    t = lcd_words(table.settings)
+    return lcd_row(table, seat, t.gettext("{ordinal} place").format(ordinal=ordinal(t, place)))
 
 
 def out_now(table: Table) -> tuple[int, ...]:
@@ -65,8 +68,11 @@ def go_out(table: Table, seat: int, at: float, rng: random.Random, effects: list
             turn = table.turn
             assert turn is not None
         # The second line keeps showing whose turn it is and the time left.
-        return replace(table, turn=replace(turn, banner=line, banner_until=at + SHOWN_FOR))
-    return replace(table, message=Message((line, f"{len(still_in)} still in"), at + SHOWN_FOR))
+        return replace(table, turn=turn.with_banner(line, at + SHOWN_FOR))
+    t = lcd_words(table.settings)
+    count = len(still_in)
+    still = t.ngettext("{count} still in", "{count} still in", count).format(count=count)
+    return replace(table, message=Message((line, still), at + SHOWN_FOR))
 
 
 def bring_back(table: Table, seat: int, at: float, effects: list[Effect]) -> Table:
@@ -75,5 +81,7 @@ def bring_back(table: Table, seat: int, at: float, effects: list[Effect]) -> Tab
         return table
     places = tuple(s for s in table.places if s != seat)
     effects += [Sound("join"), Announce("player_back", {"seat": seat, "places": list(places)})]
-    message = Message((lcd_row(table, seat, "is back"), "in the round"), at + SHOWN_FOR)
+    t = lcd_words(table.settings)
+    lines = (lcd_row(table, seat, t.gettext("is back")), t.gettext("in the round"))
+    message = Message(lines, at + SHOWN_FOR)
     return score.places_moved(replace(table, places=places, message=message))

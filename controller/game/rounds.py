@@ -15,6 +15,7 @@ from . import places, rest, score, summary, turns
 from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .state import ROUND_PHASES, Message, Phase, Table
+from .text import lcd_words
 
 MESSAGE_TIME = 3.0  # how long a seating message stays up
 INTENTS = ("start", "pause", "resume", "next_round")
@@ -67,7 +68,9 @@ def start(table: Table, at: float, rng: random.Random, effects: list[Effect]) ->
     play): the seats stay as they are."""
     if len(table.seated) < 2:
         effects += [Sound("refuse"), Announce("start_refused", {"seated": len(table.seated)})]
-        message = Message(("Need 2+ players", "Press to join"), at + MESSAGE_TIME)
+        t = lcd_words(table.settings)
+        lines = (t.gettext("Need 2+ players"), t.gettext("Press to join"))
+        message = Message(lines, at + MESSAGE_TIME)
         return replace(table, message=message)
     table = score.next_round(table, effects)  # the last round's points, or a new game
     effects += [
@@ -98,6 +101,7 @@ def start(table: Table, at: float, rng: random.Random, effects: list[Effect]) ->
     table = turns.next_turn(table, at, rng, effects, sound=False)
     if table.finish == "places" and table.turn is not None:
         # Nobody at the table should think the round ends with the first player out.
-        banner, until = places.ROUND_BANNER, at + turns.BANNER_TIME
-        table = replace(table, turn=replace(table.turn, banner=banner, banner_until=until))
+        banner = lcd_words(table.settings).gettext(places.ROUND_BANNER)
+        until = at + turns.BANNER_TIME
+        table = replace(table, turn=table.turn.with_banner(banner, until))
     return table

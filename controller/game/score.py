@@ -16,7 +16,7 @@ from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .seat_names import lcd_name, lcd_row, name_of
 from .state import Lines, Message, RoundPoints, Score, Table
-from .text import row
+from .text import lcd_words, row
 
 MAX_POINTS = 999  # one hand's card points, as entered for one seat
 WON_SHOWN = 5.0  # seconds the LCD says who won the game, over whatever it shows
@@ -114,7 +114,7 @@ def enter(table: Table, seat: int, points: int, at: float, effects: list[Effect]
             },
         ),
     ]
-    lines = (lcd_row(table, winner, "wins"), row("the game!", str(total)))
+    lines = _won(table, winner, total)
     return replace(table, message=Message(lines, at + WON_SHOWN))
 
 
@@ -176,22 +176,28 @@ def report(table: Table) -> dict[str, object]:
 # -- the screens -------------------------------------------------------------------------
 
 
+def _won(table: Table, winner: int, total: int) -> Lines:
+    t = lcd_words(table.settings)
+    return (lcd_row(table, winner, t.gettext("wins")), row(t.gettext("the game!"), str(total)))
+
+
 def pages(table: Table) -> tuple[Lines, ...]:
     """The score on the LCD: who won the game, or the points still to enter, then the
     totals two to a screen, the leader first. None with the score off or not begun."""
     shown = ranked(table)
     if not target(table) or not shown:
         return ()
-    score, screens = table.score, []
+    score, screens, t = table.score, [], lcd_words(table.settings)
     if score.won is not None:
-        total = totals(table)[score.won]
-        screens.append((lcd_row(table, score.won, "wins"), row("the game!", str(total))))
+        screens.append(_won(table, score.won, totals(table)[score.won]))
     elif score.open is not None:
         waiting = len(score.open.seats) - 1 - len(score.open.points)
-        left = f"{waiting} to enter" if waiting else "all entered"
-        screens.append((row("Card points", str(score.open.sum)), left))
+        left = t.gettext("{count} to enter").format(count=waiting)
+        left = left if waiting else t.gettext("all entered")
+        screens.append((row(t.gettext("Card points"), str(score.open.sum)), left))
     else:
-        screens.append((f"Game to {target(table)}", "totals:"))
+        game_to = t.gettext("Game to {points}").format(points=target(table))
+        screens.append((game_to, t.gettext("totals:")))
     lines = [row(lcd_name(table, seat, 11), str(total)) for seat, total in shown]
     if len(lines) % 2:
         lines.append("")

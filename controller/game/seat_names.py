@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..catalogs import N_, Words, translation
 from .effects import Announce, Effect
 from .frozen import replace
 from .lcd_charset import can_show
 from .state import Table
-from .text import COLUMNS, row
+from .text import COLUMNS, lcd_words, row
 
 MAX_NAME = 12
 # Unicode categories a name may not hold: controls, surrogates, private use, unassigned,
@@ -38,9 +39,26 @@ def checked(raw: object) -> str:
     return name
 
 
-def name_of(table: Table, seat: int) -> str:
-    """The seat's player's name, or "Seat 3" while it has none."""
-    return table.names.get(seat) or f"Seat {seat}"
+def name_of(table: Table, seat: int, t: Words | None = None) -> str:
+    """The seat's player's name, or "Seat 3" while it has none (in the language of `t`,
+    English without)."""
+    return table.names.get(seat) or (t or translation("en")).gettext("Seat {n}").format(n=seat)
+
+
+# The table's other buttons, as the LCD names them (a seat's by its number).
+INPUT_NAMES = {
+    "play_pause": N_("Play/Pause"),
+    "encoder.push": N_("Encoder"),
+    "slap": N_("SLAP"),
+    "launcher": N_("Launcher"),
+}
+
+
+def button_name(t: Words, name: str, seat: int | None) -> str:
+    """ "Seat 3" for seat 3's button, "Play/Pause" for that one, in the language of `t`."""
+    if seat is not None:
+        return t.gettext("Seat {n}").format(n=seat)
+    return t.gettext(INPUT_NAMES[name]) if name in INPUT_NAMES else name
 
 
 def lcd_name(table: Table, seat: int, room: int = COLUMNS) -> str:
@@ -48,7 +66,7 @@ def lcd_name(table: Table, seat: int, room: int = COLUMNS) -> str:
     none or the LCD cannot show it."""
     name = table.names.get(seat, "")
     if not name or not can_show(name):
-        return f"Seat {seat}"
+        return lcd_words(table.settings).gettext("Seat {n}").format(n=seat)
     return name[: max(room, 1)].rstrip()
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..catalogs import N_
 from . import launch, summary
 from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .seat_names import lcd_name
 from .state import Lines, Message, Notice, Phase, SlapRace, Table
-from .text import COLUMNS, penalty_text, seat_numbers
+from .text import COLUMNS, lcd_words, penalty_text, seat_numbers
 
 TIE = 0.001  # presses this close together are a tie, decided at random
 PAGE_TIME = 2.0  # each result screen
@@ -51,12 +52,12 @@ def start(table: Table, at: float, effects: list[Effect]) -> Table:
 # Why a press of SLAP starts no race, for launch.RESULT_TIME with the refusing tone: the race
 # is the lit player's, who presses SLAP instead of their own button after a SLAP card. In the
 # race itself a press says nothing: its screen already says what to do.
-NO_RACE_IN_EXTREME = ("No SLAP race in", "Extreme mode")
+NO_RACE_IN_EXTREME = (N_("No SLAP race in"), N_("Extreme mode"))
 NO_RACE: dict[Phase, Lines] = {
-    Phase.SEATING: ("SLAP: in a round", "on a SLAP card"),
-    Phase.ROUND_OVER: ("SLAP: in a round", "on a SLAP card"),
-    Phase.NOTICE: ("SLAP: wait for", "the next turn"),
-    Phase.PAUSED: ("SLAP: paused,", "press Play"),
+    Phase.SEATING: (N_("SLAP: in a round"), N_("on a SLAP card")),
+    Phase.ROUND_OVER: (N_("SLAP: in a round"), N_("on a SLAP card")),
+    Phase.NOTICE: (N_("SLAP: wait for"), N_("the next turn")),
+    Phase.PAUSED: (N_("SLAP: paused,"), N_("press Play")),
 }
 
 
@@ -66,7 +67,9 @@ def refuse(table: Table, at: float, effects: list[Effect]) -> Table:
     if lines is None or table.phase is Phase.SLAP:
         return table
     effects.append(Sound("refuse"))
-    return replace(table, message=Message(lines, at + launch.RESULT_TIME))
+    t = lcd_words(table.settings)
+    said = (t.gettext(lines[0]), t.gettext(lines[1]))
+    return replace(table, message=Message(said, at + launch.RESULT_TIME))
 
 
 def press(table: Table, seat: int, at: float, effects: list[Effect]) -> Table:
@@ -148,15 +151,16 @@ def slowest(places: list[Place]) -> frozenset[int]:
 
 
 def _verdict(table: Table, losers: frozenset[int], tie: bool, penalty: int) -> Lines:
+    t = lcd_words(table.settings)
     if len(losers) == 1:
         [seat] = losers
-        if tie:
-            first = f"Tie! {lcd_name(table, seat, COLUMNS - len('Tie!  lost'))} lost"
-        else:
-            first = f"Slowest: {lcd_name(table, seat, COLUMNS - len('Slowest: '))}"
-        return (first, penalty_text(penalty))
-    head = "Slowest: "
-    return (head + seat_numbers(losers, COLUMNS - len(head)), penalty_text(penalty, each=True))
+        # The name gets the room the words leave it: "Tie! Anna lost", "Slowest: Anna".
+        said = t.gettext("Tie! {name} lost") if tie else t.gettext("Slowest: {name}")
+        room = COLUMNS - len(said.format(name=""))
+        return (said.format(name=lcd_name(table, seat, room)), penalty_text(t, penalty))
+    head = t.gettext("Slowest: {name}").format(name="")
+    seats = seat_numbers(losers, COLUMNS - len(head))
+    return (head + seats, penalty_text(t, penalty, each=True))
 
 
 def _order_pages(table: Table, places: list[Place]) -> list[Lines]:
@@ -168,7 +172,8 @@ def _order_pages(table: Table, places: list[Place]) -> list[Lines]:
 
 def _place_line(table: Table, n: int, place: Place) -> str:
     # "=" marks a place drawn at random among a tie.
-    right = "missed" if place.ms is None else f"{place.ms}ms"
+    missed = lcd_words(table.settings).gettext("missed")
+    right = missed if place.ms is None else f"{place.ms}ms"
     room = COLUMNS - len(right) - len("1. ") - 1
     left = f"{n}{'=' if place.tie else '.'} {lcd_name(table, place.seat, room)}"
     return left + right.rjust(COLUMNS - len(left))

@@ -26,7 +26,7 @@ from .state import (
     Standings,
     Table,
 )
-from .text import row
+from .text import lcd_words, row
 
 PAGE_TIME = 3.0  # each standings page on the seating screen
 
@@ -113,15 +113,26 @@ def pages(table: Table) -> tuple[Lines, ...]:
     standings = table.standings
     if not standings.rounds:
         return score.pages(table)
-    rounds = f"{standings.rounds} round" + ("" if standings.rounds == 1 else "s")
-    screens: list[Lines] = [*score.pages(table), ("Standings after", rounds)]
+    t = lcd_words(table.settings)
+
+    def rounds(count: int) -> str:
+        return t.ngettext("{count} round", "{count} rounds", count).format(count=count)
+
+    screens: list[Lines] = [
+        *score.pages(table),
+        (t.gettext("Standings after"), rounds(standings.rounds)),
+    ]
     for seat, standing in sorted(standings.seats.items()):
         average = standing.average_place
-        played = f"{standing.rounds} round" + ("" if standing.rounds == 1 else "s")
         place = "-" if average is None else f"{average:.1f}"
+        wins = t.gettext("wins {count}").format(count=standing.wins)
+        late = t.gettext("late {count}").format(count=standing.timeouts)
         screens += [
-            (lcd_row(table, seat, right=played), row(f"wins {standing.wins}", f"place {place}")),
-            (lcd_row(table, seat, right=f"late {standing.timeouts}"), slap_line(standing.slap)),
+            (
+                lcd_row(table, seat, right=rounds(standing.rounds)),
+                row(wins, t.gettext("place {place}").format(place=place)),
+            ),
+            (lcd_row(table, seat, right=late), slap_line(standing.slap)),
         ]
     return tuple(screens)
 

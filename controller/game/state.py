@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..settings import Settings
+from .frozen import replace
 
 Lines = tuple[str, str]
 
@@ -45,6 +46,12 @@ class Turn:
     waits_for: str = ""
     held_left: float | None = None
     landed: bool = False  # their burst has landed: the LCD asks for the player's button
+    going_out_banner: bool = False  # the banner says a player is going out (holds.py)
+
+    def with_banner(self, text: str, until: float) -> Turn:
+        """This turn with `text` over the LCD's first line until `until`: any banner but the
+        one of a player going out (holds.py), which a hold let go takes down."""
+        return replace(self, banner=text, banner_until=until, going_out_banner=False)
 
     def time_left(self, at: float) -> float | None:
         """The time the timer has left at `at`: None without a timer; while it waits, what
@@ -79,6 +86,9 @@ class Message:
 
     lines: Lines
     until: float
+    # What it is about, for a rule that asks (never its words, which are in a language):
+    # "waits", a mode or a finish chosen for the next round.
+    kind: str = ""
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import random
 
+from ..catalogs import N_
 from . import score, standings
 from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .seat_names import lcd_name, lcd_row
 from .state import Lines, Phase, SeatStats, SlapTimes, Summary, Table, up
-from .text import COLUMNS, ordinal, row
+from .text import COLUMNS, lcd_words, ordinal, row
 
 PAGE_TIME = 3.0
-ENDED = ("Round ended", "no winner")  # from the menu: the summary of the round it ends
+ENDED = (N_("Round ended"), N_("no winner"))  # from the menu: the summary of the round it ends
 
 
 def fresh_stats(table: Table) -> Table:
@@ -140,21 +141,25 @@ def pages(table: Table) -> tuple[Lines, ...]:
 def _screens(table: Table) -> list[tuple[Lines, int | None]]:
     """Each screen, with the seat it is about (its light comes on while it shows)."""
     assert table.summary is not None
-    winner = table.summary.winner
-    first = "Round ended" if ended_early(table) else "Round over!"
-    title = (first, lcd_row(table, winner, "wins!")) if winner is not None else ENDED
+    winner, t = table.summary.winner, lcd_words(table.settings)
+    first = t.gettext("Round ended") if ended_early(table) else t.gettext("Round over!")
+    if winner is not None:
+        title = (first, lcd_row(table, winner, t.gettext("wins!")))
+    else:
+        title = (t.gettext(ENDED[0]), t.gettext(ENDED[1]))
     screens: list[tuple[Lines, int | None]] = [(title, None)]
     screens += [(lines, None) for lines in _place_pages(table)]
     for seat in sorted(table.seated):
         screens += [(lines, seat) for lines in _seat_pages(table, seat, winner)]
     screens += [(lines, None) for lines in standings.pages(table)]
-    screens.append((("Play/Pause:", "new round"), None))
+    screens.append(((t.gettext("Play/Pause:"), t.gettext("new round")), None))
     return screens
 
 
 def _place_pages(table: Table) -> list[Lines]:
+    t = lcd_words(table.settings)
     lines = [
-        row(ordinal(place), lcd_name(table, seat, COLUMNS - 5))
+        row(ordinal(t, place), lcd_name(table, seat, COLUMNS - 5))
         for place, seat in enumerate(table.places, 1)
     ]
     if len(lines) % 2:
@@ -165,21 +170,23 @@ def _place_pages(table: Table) -> list[Lines]:
 def _seat_pages(table: Table, seat: int, winner: int | None) -> tuple[Lines, Lines, Lines]:
     # "late": turns that timed out; "slaps": slap races lost; "cards": from the launcher;
     # "SLAP 212ms/388ms": the best and the average reaction in the round's slap races.
-    stats = _of(table, seat)
+    stats, t = _of(table, seat), lcd_words(table.settings)
     average = stats.average
-    turns = f"{stats.turns} turn" + ("" if stats.turns == 1 else "s")
+    turns = t.ngettext("{count} turn", "{count} turns", stats.turns).format(count=stats.turns)
     if seat in table.places:
-        rank = f"{ordinal(table.places.index(seat) + 1)} place"
+        place = ordinal(t, table.places.index(seat) + 1)
+        rank = t.gettext("{ordinal} place").format(ordinal=place)
     else:
-        rank = "winner" if seat == winner else ""
+        rank = t.gettext("winner") if seat == winner else ""
+    slaps = t.gettext("slaps {count}").format(count=stats.slaps_lost)
     return (
         (
             lcd_row(table, seat, right=turns),
-            row("avg turn", "-" if average is None else f"{average:.1f}s"),
+            row(t.gettext("avg turn"), "-" if average is None else f"{average:.1f}s"),
         ),
         (
-            lcd_row(table, seat, right=f"late {stats.timeouts}"),
-            row(f"slaps {stats.slaps_lost}", f"cards {stats.launcher_cards}"),
+            lcd_row(table, seat, right=t.gettext("late {count}").format(count=stats.timeouts)),
+            row(slaps, t.gettext("cards {count}").format(count=stats.launcher_cards)),
         ),
         (lcd_row(table, seat, right=rank), standings.slap_line(stats.slap)),
     )

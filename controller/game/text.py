@@ -1,23 +1,37 @@
-"""Words for the 16x2 LCD that more than one rule needs."""
+"""Words for the 16x2 LCD that more than one rule needs, in the table's language.
+
+The rules write the LCD's texts in the language set when they write them (`lcd_words`): a
+text already on the glass keeps its language until it goes, a second or a page later. The
+language is a setting like any other, changed by an event, so a replay shows the same words.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..catalogs import N_, Words, lcd_translation
+from ..settings import Settings
+
 COLUMNS = 16
+ORDINALS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"), N_("7th"), N_("8th"))
 
 
-def penalty_text(cards: int, *, each: bool = False) -> str:
+def lcd_words(settings: Settings) -> Words:
+    """The LCD's texts in the table's language (Chinese, which its ROM lacks, in English)."""
+    return lcd_translation(str(settings.language))
+
+
+def penalty_text(t: Words, cards: int, *, each: bool = False) -> str:
     if cards == 0:
-        return "No penalty"
+        return t.gettext("No penalty")
     if each:
-        return f"Each draws {cards}"
-    return f"Draw {cards} card" + ("s" if cards > 1 else "")
+        return t.gettext("Each draws {cards}").format(cards=cards)
+    return t.ngettext("Draw {cards} card", "Draw {cards} cards", cards).format(cards=cards)
 
 
-def ordinal(place: int) -> str:
+def ordinal(t: Words, place: int) -> str:
     """ "1st", "2nd", "3rd", "4th" ... (a table has eight seats at most)."""
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+    return t.gettext(ORDINALS[place - 1])
 
 
 def row(left: str, right: str) -> str:

@@ -15,7 +15,7 @@ from .effects import Announce, Effect, Sound
 from .frozen import replace
 from .seat_names import lcd_row
 from .state import Notice, Phase, Table, Turn
-from .text import penalty_text
+from .text import lcd_words, penalty_text
 
 WARN_SECONDS = 2  # the last seconds of a turn: fast blink and ticks, a surprise shows
 TIMEOUT_HOLD = 2.5  # how long a timeout holds the table before the next pick
@@ -53,7 +53,7 @@ def start(
     seconds, hidden = limit(table.settings, seat, rng)
     deadline = None if seconds is None else at + seconds
     if again:
-        banner = lcd_row(table, seat, "again!")
+        banner = lcd_row(table, seat, lcd_words(table.settings).gettext("again!"))
     turn = Turn(
         seat,
         at,
@@ -107,8 +107,9 @@ def timeout(table: Table, effects: list[Effect]) -> Table:
         effects.append(Announce("penalty", {"seat": seat, "cards": penalty, "reason": "timeout"}))
         table = launch.penalty(table, seat, penalty, "timeout", effects)
     table = summary.record_turn(table, seat, at - turn.started, timeout=True)
+    t = lcd_words(table.settings)
     notice = Notice(
-        ((lcd_row(table, seat, "timeout!"), penalty_text(penalty)),),
+        ((lcd_row(table, seat, t.gettext("timeout!")), penalty_text(t, penalty)),),
         at,
         TIMEOUT_HOLD,
         frozenset({seat}),
@@ -178,4 +179,5 @@ def banner_fire(
     table: Table, when: float, now: float, rng: random.Random, effects: list[Effect]
 ) -> Table:
     assert table.turn is not None
-    return replace(table, turn=replace(table.turn, banner=None, again=False))
+    turn = replace(table.turn, banner=None, again=False, going_out_banner=False)
+    return replace(table, turn=turn)

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..catalogs import N_, Words
 from . import launch, standings, summary
 from .seat_names import lcd_row
 from .state import ROUND_PHASES, Lines, Phase, Table, Turn
-from .text import COLUMNS, seat_numbers
+from .text import COLUMNS, lcd_words, row, seat_numbers
 from .turns import warning
 
-MODE_NAMES = {"flash": "Flash", "extreme": "Extreme", "table": "Table"}
-SLAP_LINES = ("SLAP!", "Hit your button!")
-SLEEP_LINES = ("Sleeping", "Press any button")
-IDLE_JOIN = "Press to join"
-IDLE_HIT = "Press launcher"
+# In English, marked for the catalogs: each is shown in the table's language (text.lcd_words).
+MODE_NAMES = {"flash": N_("Flash"), "extreme": N_("Extreme"), "table": N_("Table")}
+SLAP_LINES = (N_("SLAP!"), N_("Hit your button!"))
+SLEEP_LINES = (N_("Sleeping"), N_("Press any button"))
+IDLE_JOIN = N_("Press to join")
+IDLE_HIT = N_("Press launcher")
 
 
 @dataclass(frozen=True)
@@ -32,8 +34,13 @@ class View:
 
 def render(table: Table) -> View:
     if table.asleep:
-        return View(lights(table), SLEEP_LINES, backlight=False)
+        t = lcd_words(table.settings)
+        return View(lights(table), _each(t, SLEEP_LINES), backlight=False)
     return View(lights(table), _lines(table))
+
+
+def _each(t: Words, lines: Lines) -> Lines:
+    return (t.gettext(lines[0]), t.gettext(lines[1]))
 
 
 def lights(table: Table) -> tuple[str, ...]:
@@ -86,7 +93,7 @@ def _chime_light(table: Table) -> str:
 
 def _lines(table: Table) -> Lines:
     if table.launcher.fault is not None:
-        return launch.fault_lines(table.launcher)
+        return launch.fault_lines(table)
     if table.message is not None:
         return table.message.lines
     phase = table.phase
@@ -94,20 +101,24 @@ def _lines(table: Table) -> Lines:
         return _idle_lines(table)
     if phase is Phase.NOTICE and table.notice is not None:
         return table.notice.lines
+    t = lcd_words(table.settings)
     if phase is Phase.SLAP:
-        return SLAP_LINES
+        return _each(t, SLAP_LINES)
     if phase is Phase.ROUND_OVER and table.summary is not None:
         pages = summary.pages(table)
         return pages[table.summary.page % len(pages)]
     if phase is Phase.EXTREME:
-        return (_extreme_header(table), _launcher_line(table) or IDLE_HIT)
+        return (_extreme_header(table), _launcher_line(table) or t.gettext(IDLE_HIT))
     turn = table.turn
     assert turn is not None
     if phase is Phase.PAUSED:
-        left = "" if turn.shown is None else f"{_seconds(turn)} left"
-        return ("Paused", lcd_row(table, turn.seat, right=left))
+        left = "" if turn.shown is None else t.gettext("{time} left").format(time=_seconds(turn))
+        return (t.gettext("Paused"), lcd_row(table, turn.seat, right=left))
     # A launcher burst: its timer waits while the cards fly, then asks for their button.
-    doing = "wait" if turn.waits_for else "press" if turn.landed else "turn"
+    if turn.waits_for:
+        doing = t.gettext("wait")
+    else:
+        doing = t.gettext("press") if turn.landed else t.gettext("turn")
     return (turn.banner or header(table), lcd_row(table, turn.seat, doing, _seconds(turn)))
 
 
@@ -119,24 +130,33 @@ def _idle_lines(table: Table) -> Lines:
         return pages[(table.idle_page - 1) % len(pages)]
     # "Seats 1 3 5", never "Seats 135", which reads as a number (run together only when
     # spaced they would not fit: seven or eight seats).
-    seats = seat_numbers(table.seated, COLUMNS - len("Seats "))
-    joined = f"Seats {seats}" if seats else ""
+    t = lcd_words(table.settings)
+    seats_word = t.gettext("Seats")
+    seats = seat_numbers(table.seated, COLUMNS - len(seats_word) - 1)
+    joined = f"{seats_word} {seats}" if seats else ""
     if table.mode == "extreme" and launch.in_use(table):
         # No seating needed: the launcher answers from here (SPEC §2).
-        return (_extreme_header(table), _launcher_line(table) or joined or IDLE_HIT)
-    return (header(table), joined or IDLE_JOIN)
+        hit = t.gettext(IDLE_HIT)
+        return (_extreme_header(table), _launcher_line(table) or joined or hit)
+    return (header(table), joined or t.gettext(IDLE_JOIN))
 
 
 def _launcher_line(table: Table) -> str:
     """Extreme's second line: the last hit's result, or while a chime sounds, that a hit is
     on its way (never the previous hit's result just before the new one's)."""
-    return launch.CHIMING if table.launcher.chimes else table.launcher.result
+    if table.launcher.chimes:
+        return lcd_words(table.settings).gettext(launch.CHIMING)
+    return table.launcher.result
 
 
 def _extreme_header(table: Table) -> str:
     # Extreme has no timer: its launcher profile is what the players want to know.
-    profile = str(table.settings.launcher_profile)
-    return f"Extreme{profile:>9}" if len(profile) <= 8 else f"Ext. {profile}"
+    t = lcd_words(table.settings)
+    profile = t.gettext(str(table.settings.launcher_profile))
+    extreme = t.gettext(MODE_NAMES["extreme"])
+    if len(extreme) + len(profile) < COLUMNS:
+        return row(extreme, profile)
+    return t.gettext("Ext. {profile}").format(profile=profile)
 
 
 def _seconds(turn: Turn) -> str:
@@ -148,12 +168,12 @@ def _seconds(turn: Turn) -> str:
 
 def header(table: Table) -> str:
     """The first line in play: the mode played and the timer setting."""
+    t = lcd_words(table.settings)
     timer = table.settings.turn_timer
     if timer == "off":
-        timer_text = "no timer"
+        timer_text = t.gettext("no timer")
     elif timer == "surprise":
-        timer_text = "surprise"
+        timer_text = t.gettext("surprise")
     else:
-        timer_text = f"timer {timer}s"
-    # "Extreme" is the longest mode (7) and "timer 30s" the longest timer text (9).
-    return f"{MODE_NAMES[table.mode]:<7}{timer_text:>9}"
+        timer_text = t.gettext("timer {seconds}s").format(seconds=timer)
+    return row(t.gettext(MODE_NAMES[table.mode]), timer_text)

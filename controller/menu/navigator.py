@@ -17,8 +17,10 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, replace
 
+from ..catalogs import Words
+from ..game.lcd_charset import can_show
 from ..game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT
-from ..game.text import COLUMNS, row
+from ..game.text import COLUMNS, lcd_words, row
 from ..requests import ChangeSettings, EnterPoints, GameCommand
 from ..settings import BY_KEY, dragged
 from .tree import Action, Close, Context, Entry, HardwareTest, top
@@ -68,7 +70,7 @@ EDITED = ("setting", "points")  # the kinds of entry a push opens to change
 def ident(entry: Entry) -> str:
     # An Info line is itself whatever value it shows right now.
     key = "" if entry.kind == "info" else entry.key
-    return f"{entry.kind}:{entry.label}:{key}"
+    return f"{entry.kind}:{entry.name or entry.label}:{key}"
 
 
 def entries(menu: Menu, context: Context) -> tuple[Entry, ...] | None:
@@ -183,8 +185,8 @@ def next_page(menu: Menu) -> Menu:
 def editing_pages(label: str, key: str, context: Context) -> tuple[str, ...]:
     """The first line's pages while the setting `key` is chosen: its label, then what its
     value does, in lines of the LCD's width."""
-    spec = BY_KEY[key]
-    about = textwrap.wrap(spec.explain(context.settings[key]), COLUMNS)
+    spec, t = BY_KEY[key], lcd_words(context.settings)
+    about = textwrap.wrap(t.gettext(spec.explain(context.settings[key])), COLUMNS)
     return (ARROW_RIGHT + label[: COLUMNS - 1], *about)
 
 
@@ -202,14 +204,17 @@ def _in_test(menu: Menu, test: str, event: Input, context: Context) -> Result:
 
 def render(menu: Menu, context: Context) -> tuple[str, str]:
     menu, entry = current(menu, context)
+    t = lcd_words(context.settings)
     if menu.test is not None:
-        return _test_lines(menu, context)
+        return _test_lines(t, menu, context)
     if menu.confirming:
-        return (entry.question or f"{entry.label}?", "push=yes hold=no")
+        question = entry.question or t.gettext("{label}?").format(label=entry.label)
+        return (question, t.gettext("push=yes hold=no"))
     first = ARROW_RIGHT + entry.label[: COLUMNS - 1]
     if entry.kind == "setting":
         spec, now = BY_KEY[entry.key], context.settings[entry.key]
-        value = spec.text(now)
+        value = spec.text(now, t)
+        value = value if can_show(value) else str(now)  # "zh": no Chinese in the LCD's ROM
         if menu.editing:
             # A value stops at the ends of its list (the entries wrap, a value does not: 30 s
             # is never one turn from "off"): an arrow shows only where a turn goes on.
@@ -222,18 +227,24 @@ def render(menu: Menu, context: Context) -> tuple[str, str]:
     if entry.kind == "points" and menu.editing:
         digits = f"{menu.draft:0{DIGITS}d}"
         marked = "".join(f"[{d}]" if n == menu.digit else d for n, d in enumerate(digits))
-        return (first, row(marked, "push=enter" if menu.digit == DIGITS - 1 else "push=next"))
+        last = menu.digit == DIGITS - 1
+        return (first, row(marked, t.gettext("push=enter") if last else t.gettext("push=next")))
     if entry.kind == "info":
         return (entry.label, entry.key.rjust(COLUMNS))
     if entry.kind == "submenu":
-        return (first, "push to open".rjust(COLUMNS))
+        return (first, t.gettext("push to open").rjust(COLUMNS))
     return (first, entry.hint.rjust(COLUMNS))
 
 
-def _test_lines(menu: Menu, context: Context) -> tuple[str, str]:
+def _test_lines(t: Words, menu: Menu, context: Context) -> tuple[str, str]:
     if menu.test == "lights":
-        return ("Test: lights", f"Seat {menu.test_seat} lit, turn")
+        lit = t.gettext("Seat {n} lit, turn").format(n=menu.test_seat)
+        return (t.gettext("Test: lights"), lit)
     if menu.test == "buttons":
-        return ("Test: buttons", context.last_button or "press any")
+        return (t.gettext("Test: buttons"), context.last_button or t.gettext("press any"))
     clear = context.beam_clear
-    return ("Test: beam", "no beam" if clear is None else ("clear" if clear else "BLOCKED"))
+    if clear is None:
+        beam = t.gettext("no beam")
+    else:
+        beam = t.gettext("clear") if clear else t.gettext("BLOCKED")
+    return (t.gettext("Test: beam"), beam)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..game.text import ordinal
+from ..catalogs import N_, Words
+from ..game.text import lcd_words, ordinal
 from ..requests import (
     QUICK_DISPENSE,
     ChangeSettings,
@@ -72,61 +73,63 @@ Action = (
 
 @dataclass(frozen=True)
 class Entry:
-    label: str
+    label: str  # in the table's language
     kind: str  # "setting", "action", "submenu", "info", "test", "confirm", "points"
     key: str = ""  # the setting, the test, the value an Info line shows, or a hand's seat
     action: Action | None = None
     children: Callable[[Context], tuple[Entry, ...]] | None = field(default=None, compare=False)
     question: str = ""  # what a "confirm" entry asks before it acts (default: its label)
     hint: str = ""  # the second line under an action, a confirm or a test: what a push does
+    # What the entry is, in any language: the menu keeps its place by it (navigator.ident),
+    # so that a change of language keeps the cursor where it is. "": the label says it.
+    name: str = ""
 
 
-def _setting(key: str) -> Entry:
+def _setting(context: Context, key: str) -> Entry:
     from ..settings import BY_KEY
 
-    return Entry(BY_KEY[key].label, "setting", key)
-
-
-PLAY_LABELS = {"seating": "Start", "play": "Pause", "paused": "Resume", "over": "Start"}
-NEW_ROUND_HINT = "same seats"  # SPEC §2.5: a new round keeps the seats
-CHANGE_SEATS_HINT = "players rejoin"
+    return Entry(BY_KEY[key].label_in(lcd_words(context.settings)), "setting", key, name=key)
 
 
 def _handicaps(context: Context) -> tuple[Entry, ...]:
-    return tuple(_setting(f"handicap_seat{n}") for n in range(1, context.stations + 1))
+    return tuple(_setting(context, f"handicap_seat{n}") for n in range(1, context.stations + 1))
 
 
 def _custom_launcher(context: Context) -> tuple[Entry, ...]:
-    return tuple(_setting(k) for k in ("custom_chance", "custom_min", "custom_max"))
+    return tuple(_setting(context, k) for k in ("custom_chance", "custom_min", "custom_max"))
 
 
 def _quick_dispense(context: Context) -> tuple[Entry, ...]:
+    t = lcd_words(context.settings)
     return tuple(
         Entry(
-            f"{n} card" + ("s" if n > 1 else ""),
+            t.ngettext("{n} card", "{n} cards", n).format(n=n),
             "action",
             action=DealCards(n),
-            hint="push to deal",
+            hint=t.gettext("push to deal"),
+            name=f"deal {n}",
         )
         for n in QUICK_DISPENSE
     )
 
 
+def _one_shot(label: str, test: str, hint: str) -> Entry:
+    """A hardware test that is one push: a beep, a card ejected."""
+    return Entry(label, "action", action=HardwareTest(test, True), hint=hint, name=test)
+
+
 def _hardware_test(context: Context) -> tuple[Entry, ...]:
+    t = lcd_words(context.settings)
+    start = t.gettext("push to start")
     tests = [
-        Entry("Lights", "test", "lights", hint="push to start"),
-        Entry("Buttons", "test", "buttons", hint="push to start"),
-        Entry("Buzzer", "action", action=HardwareTest("buzzer", True), hint="push to beep"),
+        Entry(t.gettext("Lights"), "test", "lights", hint=start, name="lights"),
+        Entry(t.gettext("Buttons"), "test", "buttons", hint=start, name="buttons"),
+        _one_shot(t.gettext("Buzzer"), "buzzer", t.gettext("push to beep")),
     ]
     if context.has_launcher:
         tests += [
-            Entry(
-                "Eject 1 card",
-                "action",
-                action=HardwareTest("eject", True),
-                hint="push to eject",
-            ),
-            Entry("Beam sensor", "test", "beam", hint="push to start"),
+            _one_shot(t.gettext("Eject 1 card"), "eject", t.gettext("push to eject")),
+            Entry(t.gettext("Beam sensor"), "test", "beam", hint=start, name="beam"),
         ]
     return tuple(tests)
 
@@ -137,13 +140,15 @@ def _info(context: Context) -> tuple[Entry, ...]:
 
 def _bring_back(context: Context) -> tuple[Entry, ...]:
     # Asked first: a push by mistake would undo a place that was meant.
+    t = lcd_words(context.settings)
     return tuple(
         Entry(
-            f"Seat {seat} ({ordinal(place)})",
+            t.gettext("Seat {n} ({ordinal})").format(n=seat, ordinal=ordinal(t, place)),
             "confirm",
             action=GameCommand("bring_back", seat),
-            question=f"Seat {seat} back in?",
-            hint="out by mistake?",
+            question=t.gettext("Seat {n} back in?").format(n=seat),
+            hint=t.gettext("out by mistake?"),
+            name=f"bring back {seat}",
         )
         for place, seat in enumerate(context.out, start=1)
     )
@@ -151,96 +156,147 @@ def _bring_back(context: Context) -> tuple[Entry, ...]:
 
 def _card_points(context: Context) -> tuple[Entry, ...]:
     # One hand at a time; an entry again corrects it, until the next round starts.
+    t = lcd_words(context.settings)
     return tuple(
         Entry(
             hand.name,
             "points",
             str(hand.seat),
-            hint="push to enter" if hand.points is None else f"{hand.points} points",
+            hint=t.gettext("push to enter")
+            if hand.points is None
+            else t.ngettext("{n} point", "{n} points", hand.points).format(n=hand.points),
+            name=f"points {hand.seat}",
         )
         for hand in context.hands
     )
 
 
 def _standings(context: Context) -> tuple[Entry, ...]:
-    pages = context.standings or (("Standings: none", "play a round"),)
+    t = lcd_words(context.settings)
+    pages = context.standings or ((t.gettext("Standings: none"), t.gettext("play a round")),)
     return (
         *(Entry(first, "info", second) for first, second in pages),
         Entry(
-            "Reset standings", "confirm", action=GameCommand("reset_standings"), hint="start over"
+            t.gettext("Reset standings"),
+            "confirm",
+            action=GameCommand("reset_standings"),
+            hint=t.gettext("start over"),
+            name="reset standings",
         ),
     )
 
 
+def _submenu(t: Words, label: str, children: Callable[[Context], tuple[Entry, ...]]) -> Entry:
+    return Entry(t.gettext(label), "submenu", children=children, name=label)
+
+
+def _play(t: Words, context: Context) -> Entry:
+    """Start, Pause or Resume: what the label says, not a toggle (a push never undoes what a
+    remote just did)."""
+    command = {"seating": "start", "play": "pause", "paused": "resume", "over": "start"}[
+        context.phase
+    ]
+    labels = {"start": t.gettext("Start"), "pause": t.gettext("Pause")}
+    hints = {"start": t.gettext("push to start"), "pause": t.gettext("push to pause")}
+    label = labels.get(command) or t.gettext("Resume")
+    hint = hints.get(command) or t.gettext("push to resume")
+    if command == "start" and context.seated < 2:
+        hint = t.gettext("need 2+ players")  # a push is refused: say why before it
+    return Entry(label, "action", action=GameCommand(command), hint=hint, name=command)
+
+
 def top(context: Context) -> tuple[Entry, ...]:
-    """The top level of the menu."""
+    """The top level of the menu, in the table's language."""
+    t = lcd_words(context.settings)
     entries = []
     if context.hands:  # what a round just won waits for comes first
-        entries.append(Entry("Card points", "submenu", children=_card_points))
-    if context.phase in PLAY_LABELS:  # an Extreme round has nothing to pause
-        label = PLAY_LABELS[context.phase]
-        hint = f"push to {label.lower()}"
-        if label == "Start" and context.seated < 2:
-            hint = "need 2+ players"  # a push is refused: say why before it
-        # What the label says, not a toggle: a push never undoes what a remote just did.
-        action = GameCommand(label.lower())
-        entries.append(Entry(label, "action", action=action, hint=hint))
+        entries.append(_submenu(t, N_("Card points"), _card_points))
+    if context.phase in ("seating", "play", "paused", "over"):  # Extreme has nothing to pause
+        entries.append(_play(t, context))
+    new_round, change_seats = t.gettext("New round"), t.gettext("Change seats")
+    same_seats = t.gettext("same seats")  # SPEC §2.5: a new round keeps the seats
+    rejoin = t.gettext("players rejoin")
     if context.phase == "over":
         entries += [
-            Entry("New round", "action", action=GameCommand("new_round"), hint=NEW_ROUND_HINT),
-            Entry("Change seats", "action", action=GameCommand("seating"), hint=CHANGE_SEATS_HINT),
+            Entry(
+                new_round,
+                "action",
+                action=GameCommand("new_round"),
+                hint=same_seats,
+                name="new round",
+            ),
+            Entry(
+                change_seats,
+                "action",
+                action=GameCommand("seating"),
+                hint=rejoin,
+                name="change seats",
+            ),
         ]
     elif context.phase in ("play", "busy", "paused", "extreme"):
         # Either ends the round going on: one push by mistake must not lose its statistics.
-        ask = "End the round?"
+        ask = t.gettext("End the round?")
         entries += [
             Entry(
-                "New round",
+                new_round,
                 "confirm",
                 action=GameCommand("new_round"),
                 question=ask,
-                hint=NEW_ROUND_HINT,
+                hint=same_seats,
+                name="new round",
             ),
             Entry(
-                "Change seats",
+                change_seats,
                 "confirm",
                 action=GameCommand("seating"),
                 question=ask,
-                hint=CHANGE_SEATS_HINT,
+                hint=rejoin,
+                name="change seats",
             ),
         ]
         if context.out:
-            entries.append(Entry("Bring back", "submenu", children=_bring_back))
+            entries.append(_submenu(t, N_("Bring back"), _bring_back))
+
+    def setting(key: str) -> Entry:
+        return _setting(context, key)
+
     entries += [
-        _setting("mode"),
-        _setting("turn_timer"),
-        _setting("surprise_min"),
-        _setting("surprise_max"),
-        Entry("Handicaps", "submenu", children=_handicaps),
-        _setting("timeout_penalty"),
-        _setting("slap_window"),
-        _setting("slap_penalty"),
-        _setting("picker"),
-        _setting("jump_in"),
-        _setting("finish"),
-        _setting("target_score"),
-        Entry("Standings", "submenu", children=_standings),
+        setting("mode"),
+        setting("turn_timer"),
+        setting("surprise_min"),
+        setting("surprise_max"),
+        _submenu(t, N_("Handicaps"), _handicaps),
+        setting("timeout_penalty"),
+        setting("slap_window"),
+        setting("slap_penalty"),
+        setting("picker"),
+        setting("jump_in"),
+        setting("finish"),
+        setting("target_score"),
+        _submenu(t, N_("Standings"), _standings),
     ]
     if context.has_launcher:
         entries += [
-            _setting("launcher_profile"),
-            Entry("Custom launcher", "submenu", children=_custom_launcher),
-            _setting("hit_ends_turn"),
-            _setting("burst_cap"),
-            _setting("jam_time"),
-            Entry("Quick dispense", "submenu", children=_quick_dispense),
+            setting("launcher_profile"),
+            _submenu(t, N_("Custom launcher"), _custom_launcher),
+            setting("hit_ends_turn"),
+            setting("burst_cap"),
+            setting("jam_time"),
+            _submenu(t, N_("Quick dispense"), _quick_dispense),
         ]
     entries += [
-        _setting("volume"),
-        _setting("brightness"),
-        _setting("sleep_time"),
-        Entry("Hardware test", "submenu", children=_hardware_test),
-        Entry("Info", "submenu", children=_info),
-        Entry("Reset settings", "confirm", action=ResetSettings(), hint="to the defaults"),
+        setting("volume"),
+        setting("brightness"),
+        setting("language"),
+        setting("sleep_time"),
+        _submenu(t, N_("Hardware test"), _hardware_test),
+        _submenu(t, N_("Info"), _info),
+        Entry(
+            t.gettext("Reset settings"),
+            "confirm",
+            action=ResetSettings(),
+            hint=t.gettext("to the defaults"),
+            name="reset settings",
+        ),
     ]
     return tuple(entries)

@@ -18,35 +18,37 @@ import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 from paho.mqtt.reasoncodes import ReasonCode
 
+from ..catalogs import N_
 from ..errors import ConfigError
 
-# What the Info screen says of the link (16 columns at most).
-CONNECTING, CONNECTED, STOPPED = "connecting", "connected", "stopped"
-LOST = "connection lost"
-UNEXPECTED = "error: see log"  # a cause the link has no words for; the log has it whole
+# What the Info screen says of the link (16 columns at most): in English here, as the log
+# and MQTT say it; marked for the catalogs, the Info screen shows it translated.
+CONNECTING, CONNECTED, STOPPED = N_("connecting"), N_("connected"), N_("stopped")
+LOST = N_("connection lost")
+UNEXPECTED = N_("error: see log")  # a cause the link has no words for; the log has it whole
 # A broker's refusal (CONNACK) by MQTT 5 reason code, and by MQTT 3's return code.
 REFUSED = {
-    0x84: "refused: version",
-    0x85: "refused: id",
-    0x86: "refused: auth",
-    0x87: "refused: auth",
-    0x88: "refused: busy",
-    0x89: "refused: busy",
-    0x8A: "refused: banned",
-    0x8C: "refused: auth",
-    0x95: "refused: size",
-    0x97: "refused: busy",
-    0x9F: "refused: busy",
+    0x84: N_("refused: version"),
+    0x85: N_("refused: id"),
+    0x86: N_("refused: auth"),
+    0x87: N_("refused: auth"),
+    0x88: N_("refused: busy"),
+    0x89: N_("refused: busy"),
+    0x8A: N_("refused: banned"),
+    0x8C: N_("refused: auth"),
+    0x95: N_("refused: size"),
+    0x97: N_("refused: busy"),
+    0x9F: N_("refused: busy"),
 }
 REFUSED_V3 = {
-    1: "refused: version",
-    2: "refused: id",
-    3: "refused: busy",
-    4: "refused: auth",
-    5: "refused: auth",
+    1: N_("refused: version"),
+    2: N_("refused: id"),
+    3: N_("refused: busy"),
+    4: N_("refused: auth"),
+    5: N_("refused: auth"),
 }
 # Why a broker closed a connection it had accepted (its DISCONNECT), where it says more.
-CLOSED = {0x8B: "broker stopped", 0x8E: "id in use", 0x87: "refused: auth"}
+CLOSED = {0x8B: N_("broker stopped"), 0x8E: N_("id in use"), 0x87: N_("refused: auth")}
 UNREACHABLE = (errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN)
 KNOWN = (aiomqtt.MqttError, ConfigError, OSError)  # what a network, a broker or a config does
 
@@ -71,29 +73,29 @@ def why_down(err: BaseException, *, stage: str) -> str:
     failed: "building" the client (the config's files), "connecting" or "connected"."""
     if stage == "building":
         if isinstance(err, ssl.SSLError) or "tls_ca" in str(err):
-            return "bad TLS"
-        return "bad config" if isinstance(err, (*KNOWN, ValueError)) else UNEXPECTED
+            return N_("bad TLS")
+        return N_("bad config") if isinstance(err, (*KNOWN, ValueError)) else UNEXPECTED
     for cause in _causes(err):
         if isinstance(cause, MqttConnectError):
             words = REFUSED if isinstance(cause.rc, ReasonCode) else REFUSED_V3
-            return words.get(_code(cause.rc) or 0, "refused")
+            return words.get(_code(cause.rc) or 0, N_("refused"))
         if isinstance(cause, aiomqtt.MqttCodeError) and _code(cause.rc) in CLOSED:
             return CLOSED[_code(cause.rc) or 0]
         if isinstance(cause, ConfigError):
-            return "bad config"
+            return N_("bad config")
         if isinstance(cause, ssl.SSLError) and stage == "connecting":
-            return "bad TLS"  # once connected, TLS's own errors are a lost connection's
+            return N_("bad TLS")  # once connected, TLS's own errors are a lost connection's
         if isinstance(cause, socket.gaierror):
-            return "unknown host"
+            return N_("unknown host")
         if isinstance(cause, ConnectionRefusedError):
-            return "no broker"
+            return N_("no broker")
         if isinstance(cause, TimeoutError):
-            return "no answer"
+            return N_("no answer")
         if isinstance(cause, OSError) and cause.errno in UNREACHABLE:
-            return "no network"
+            return N_("no network")
     if not isinstance(err, KNOWN):
         return UNEXPECTED
-    return LOST if stage == "connected" else "no broker"
+    return LOST if stage == "connected" else N_("no broker")
 
 
 SANDBOX_HINT = (

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from .. import game
+from ..catalogs import N_
 from ..config import Config
 from ..game import Announce, Command, Event, Sound
 from ..game.effects import Dispense, ResumeLauncher
@@ -114,7 +115,7 @@ class Daemon:
         if not self.launcher.wired and settings.mode != "flash":
             log.warning("no launcher is wired: penalties are shown on the LCD, not dispensed")
         self.publisher = Publisher()
-        self.mqtt_status = "not set up"  # the Info screen's; the MQTT link tells it
+        self.mqtt_status = N_("not set up")  # the Info screen's; the MQTT link tells it
         self._drawing_held = False  # while an item is handled: it draws once, at its end
         self._draw_due = False
         self.switches = Switches(

@@ -222,13 +222,14 @@ class LauncherLink:
         self._owed.save((owed, launcher.fault if owed else None), ejector.sent)
 
     async def stop(self, handle: Callable[[Item], None]) -> None:
-        """Stop the motor for good, the inbox closed: the launcher's reports and edges still
-        queued go to `handle`, before and after the stop; a controller is told STOP and heard
-        out (`Ejector.halt`)."""
+        """Stop the motor for good, the inbox closed: the launcher's edges that other threads
+        have handed over land, the motor stops, they go to `handle`, and then the last count
+        is made, as the controller does; its reports still queued go to `handle` after. A
+        controller is told STOP and heard out (`Ejector.halt`)."""
         if self.ejector is None:
             return
-        self._drain(handle)
-        await self.ejector.halt()
+        await self._inbox.landed()
+        await self.ejector.halt(lambda: self._drain(handle))
         self._drain(handle)
 
     def _drain(self, handle: Callable[[Item], None]) -> None:

@@ -16,8 +16,10 @@ from hardware.clock import Clock, Timer
 from hardware.debounce import Change
 
 from .. import __version__
+from ..catalogs import Words
 from ..game import Phase, Table, places, score, standings
 from ..game.seat_names import lcd_name
+from ..game.text import lcd_words
 from ..menu import (
     Action,
     Back,
@@ -207,7 +209,10 @@ class Panel:
             standings=standings.pages(table),
             hands=tuple(Hand(s, lcd_name(table, s), p) for s, p in score.hands(table)),
             info=lambda: info_lines(
-                mqtt=self._host.mqtt_status, cards_out=launcher.cards_out, jams=launcher.jams
+                lcd_words(table.settings),
+                mqtt=self._host.mqtt_status,
+                cards_out=launcher.cards_out,
+                jams=launcher.jams,
             ),
             last_button=self.last_button,
             beam_clear=self._host.beam_clear(),
@@ -289,17 +294,26 @@ class Panel:
 
 
 def info_lines(
-    *, mqtt: str, cards_out: int, jams: int, ip: Callable[[], list[str]] = ip_addresses
+    t: Words,
+    *,
+    mqtt: str,
+    cards_out: int,
+    jams: int,
+    ip: Callable[[], list[str]] = ip_addresses,
 ) -> tuple[tuple[str, str], ...]:
-    """The Info screens: (label, value) pairs."""
-    addresses = ip() or ["no network"]
+    """The Info screens: (label, value) pairs, in the language of `t`; `mqtt` is the link's
+    state in English (as the log says it), shown translated."""
+    addresses = ip() or [t.gettext("no network")]
     return (
-        ("Version", __version__),
+        (t.gettext("Version"), __version__),
         *(
-            ("IP address" if n == 1 else f"IP address {n}", address)
+            (
+                t.gettext("IP address") if n == 1 else t.gettext("IP address {n}").format(n=n),
+                address,
+            )
             for n, address in enumerate(addresses, start=1)
         ),
-        ("MQTT", mqtt),
-        ("Cards dispensed", str(cards_out)),
-        ("Jams", str(jams)),
+        ("MQTT", t.gettext(mqtt) if mqtt else mqtt),
+        (t.gettext("Cards dispensed"), str(cards_out)),
+        (t.gettext("Jams"), str(jams)),
     )

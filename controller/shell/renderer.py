@@ -12,7 +12,9 @@ from hardware.clock import Clock, Timer
 from hardware.patterns import Pattern
 
 from .. import game
+from ..catalogs import N_, Words
 from ..game.state import Lines
+from ..game.text import lcd_words
 
 if TYPE_CHECKING:
     from hardware.board import Board
@@ -21,10 +23,12 @@ log = logging.getLogger(__name__)
 
 NOTICE_SHOWN = 5.0  # how long the LCD tells of a damaged settings file, and the like
 # While the launcher's serial link is down, the first line takes turns with this.
-OFFLINE_LINE = "Launcher offline"
+OFFLINE_LINE = N_("Launcher offline")
 OFFLINE_TURN = 2.0  # seconds each
-LINK_DOWN: Lines = ("Launcher link   ", "down: cards wait")
-LINK_BACK: Lines = ("Launcher link   ", "back            ")
+# A notice is its English lines (each marked for the catalogs where it is written): they
+# say which notice it is, and the LCD shows them in the table's language (`_said`).
+LINK_DOWN: Lines = (N_("Launcher link"), N_("down: cards wait"))
+LINK_BACK: Lines = (N_("Launcher link"), N_("back"))
 
 
 class Overlay(Protocol):
@@ -168,11 +172,13 @@ class Renderer:
             return
         # A notice is brief and says something went wrong (a disk that refuses the setting
         # just changed in the menu): it shows over the menu too, never over a launcher fault.
-        lines = self._notice or menu
-        if lines is not None:
-            view = replace(view, lines=lines)
+        t = lcd_words(table.settings)
+        if self._notice is not None:
+            view = replace(view, lines=_said(t, self._notice))
+        elif menu is not None:
+            view = replace(view, lines=menu)
         elif self._offline_shown and not taken:
-            view = replace(view, lines=(OFFLINE_LINE, view.lines[1]))
+            view = replace(view, lines=(t.gettext(OFFLINE_LINE), view.lines[1]))
         if panel.light_test is not None:
             view = replace(view, lights=_lights(table, panel))
         if view == self._shown:
@@ -187,6 +193,13 @@ class Renderer:
     def _show_lights(self, patterns: tuple[str, ...]) -> None:
         for seat, pattern in enumerate(patterns, start=1):
             self._board.lights[seat].show(Pattern(pattern))
+
+
+def _said(t: Words, notice: Lines) -> Lines:
+    """A notice's lines in the language of `t` (a line with no translation, such as a disk's
+    own words for a failure, as it is)."""
+    first, second = notice
+    return (t.gettext(first) if first else first, t.gettext(second) if second else second)
 
 
 def _lights(table: game.Table, panel: Overlay) -> tuple[str, ...]:

@@ -4,8 +4,9 @@ First: cards owed from before come first, so the saved count is never lowered be
 are owed again; then the idle clock starts, and buttons held down are stuck. A resumed game
 that fails there (a snapshot that passed every check, yet cannot be played or drawn) is set
 aside and a new game starts: a table that restarted on it would fail the same way at every
-start. Last: cards already through the beam count before the motor stops for good, then
-every part lets go, and the hardware is left dark and still.
+start. Last: the motor stops for good, and the cards already through the beam count (their
+edges still on the queue are handed on first), then every part lets go, and the hardware is
+left dark and still.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ async def last_steps(daemon: Daemon) -> None:
     lets go, and the board is left dark with the LCD saying so."""
     if daemon.door is not None:
         daemon.door.close()
-    # Cards already through the beam count before the motor stops for good.
+    # The motor stops for good; the cards already through the beam count.
     await daemon.launcher.stop(daemon.handle_item)
     for event in daemon.launcher.left_in_slot(daemon.table.launcher.owed):
         daemon.feed(event)

@@ -32,7 +32,7 @@ from hardware.sim.pins import SimFactory, SimPin
 
 from ..config import Config, LauncherConfig
 from ..game import Phase
-from ..game.lcd_glyphs import CUSTOM_CHARS
+from ..game.lcd_glyphs import CUSTOM_CHARS, SUBSTITUTES
 from ..mqtt import linked
 from ..shell.daemon import Daemon
 from ..shell.publish import GameEvent
@@ -65,7 +65,9 @@ class SimTable:
         self.clock = VirtualClock()
         self.factory = SimFactory(self.clock)
         # The real LCD driver on a model of the HD44780: the text is what the LCD would show.
-        self.display, self.lcd_model = simulated_display(glyphs=CUSTOM_CHARS)
+        self.display, self.lcd_model = simulated_display(
+            glyphs=CUSTOM_CHARS, substitutes=SUBSTITUTES
+        )
         self.pinmap = self.config.pinmap(simulated=True)
         # The launcher's mechanics: on the Pi's pins (they claim them before the daemon's
         # devices do), or behind the firmware on a pseudo-terminal (`firmware`). With a

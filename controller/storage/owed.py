@@ -24,6 +24,7 @@ from pathlib import Path
 
 from hardware.serial_dispense import Sent
 
+from ..catalogs import N_
 from ..errors import DamagedFile, UnreadableStateFile
 from ..game.state import MAX_OWED
 from .safe_read import parse_json
@@ -32,7 +33,7 @@ from .statefile import read_bytes, reason_of, unusable, write_atomic
 log = logging.getLogger(__name__)
 
 FILE_NAME = "launcher.owed"
-OWED_DAMAGED = ("Cards owed: file", "damaged, 0 owed")  # the LCD's notice
+OWED_DAMAGED = (N_("Cards owed: file"), N_("damaged, 0 owed"))  # the LCD's notice
 SLOT_SIZE = 128  # the longest record, a 20-digit sequence number, a dispense and all: 114
 SLOT_OFFSETS = (0, 4096)  # in different blocks of the disk, so one torn write spares the other
 FILE_SIZE = SLOT_OFFSETS[1] + SLOT_SIZE

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..catalogs import N_
 from ..errors import CrossedBounds, SettingError, UnreadableStateFile
 from ..settings import Settings, Value, setting
 from .statefile import read_json, unusable, write_json
@@ -82,5 +83,5 @@ class SettingsStore:
 def settings_notice(loaded: Loaded) -> tuple[str, str]:
     """What the LCD says once about settings that could not all be used."""
     if loaded.corrupt:
-        return ("Settings damaged", "defaults in use")
-    return ("Bad setting kept", "at its old value")
+        return (N_("Settings damaged"), N_("defaults in use"))
+    return (N_("Bad setting kept"), N_("at its old value"))

@@ -24,6 +24,7 @@ from typing import Any
 from hardware.clock import Clock, Timer
 
 from .. import __version__
+from ..catalogs import N_
 from ..errors import DamagedFile, UndecodableSnapshot, UnreadableStateFile
 from ..game import codec
 from ..game.state import Delivery, Lines, Phase, Table
@@ -38,8 +39,8 @@ FILE_NAME = "game.json"
 HEARTBEAT = 0.1
 MAX_WRITES_PER_MINUTE = 120
 CLOCK_LINE = 64  # the heartbeat's fixed line at the end of the file
-RESUMED = ("Resumed", "press Play")  # the LCD's notice
-SET_ASIDE = ("Saved game bad:", "new game")
+RESUMED = (N_("Resumed"), N_("press Play"))  # the LCD's notice
+SET_ASIDE = (N_("Saved game bad:"), N_("new game"))
 
 
 class Snapshots:

@@ -19,6 +19,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from ..catalogs import N_
 from ..errors import DamagedFile, UnreadableStateFile
 from .safe_read import parse_json, read_regular, set_aside
 
@@ -124,20 +125,20 @@ def reason_of(err: Exception) -> str:
 
 # What the LCD's second line says when the state directory refuses a write.
 _REFUSALS = {
-    errno.ENOSPC: "disk full",
-    errno.EDQUOT: "disk full",
-    errno.EROFS: "disk read-only",
-    errno.EACCES: "no permission",
-    errno.EPERM: "no permission",
-    errno.ENOTDIR: "not a folder",
-    errno.EEXIST: "not a folder",
+    errno.ENOSPC: N_("disk full"),
+    errno.EDQUOT: N_("disk full"),
+    errno.EROFS: N_("disk read-only"),
+    errno.EACCES: N_("no permission"),
+    errno.EPERM: N_("no permission"),
+    errno.ENOTDIR: N_("not a folder"),
+    errno.EEXIST: N_("not a folder"),
 }
 
 
 def not_saving(err: OSError) -> tuple[str, str]:
     """The LCD's notice for a state directory that refuses to keep what the table does."""
     reason = _REFUSALS.get(err.errno or 0) or (err.strerror or "write error")
-    return ("Not saving:", reason[:16])
+    return (N_("Not saving:"), reason[:16])
 
 
 def probe(state_dir: Path) -> OSError | None:

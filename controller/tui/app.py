@@ -17,6 +17,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from controller.catalogs import N_, Words, translation
 from controller.config import Config
 from controller.simulation.table import SimTable
 
@@ -38,7 +39,7 @@ from .tabletop import TableTop
 FRAME = 0.05  # seconds between frames: smooth enough for a 0.12 s fast blink
 
 SMALLEST = (80, 24)  # columns, rows: the whole table, its side panels, log and keys
-HINTS = "1-8 seat ⇧ hold  space SLAP  l launch  p play  ←→ turn  ⏎ push  ? help  q quit"
+HINTS = N_("1-8 seat ⇧ hold  space SLAP  l launch  p play  ←→ turn  ⏎ push  ? help  q quit")
 
 
 # The keys that open the view's screens of text (help, options, standings) or quit.
@@ -82,6 +83,7 @@ class TableApp(App[int]):
         self._real_last = real_time()
         self._hold_next = False
         self._shown_status = ""
+        self._words: Words | None = None  # the language the view's fixed texts are in
         self._exits = contextlib.AsyncExitStack()
         self._route = LogRoute()
         self.table: SimTable | None = None
@@ -136,10 +138,12 @@ class TableApp(App[int]):
             widget.display = not small
         note = self.query_one("#too_small", Static)
         note.display = small
-        note.update(
-            f"The table needs a terminal of {SMALLEST[0]}x{SMALLEST[1]} or more;"
-            f" this one is {width}x{height}. Make it larger (q quits)."
+        words = self._words or translation(str(self.config.settings.language))
+        needs = words.gettext(
+            "The table needs a terminal of {least} or more; this one is {size}."
+            " Make it larger (q quits)."
         )
+        note.update(needs.format(least=f"{SMALLEST[0]}x{SMALLEST[1]}", size=f"{width}x{height}"))
 
     async def on_unmount(self) -> None:
         await self._exits.aclose()
@@ -199,11 +203,13 @@ class TableApp(App[int]):
         elif move.kind == "fault":
             await self._fault(move.name)
         elif move.kind == "help":
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self._words or translation("en")))
         elif move.kind == "standings":
-            self.push_screen(StandingsScreen(self.table.daemon.table))
+            self.push_screen(
+                StandingsScreen(self.table.daemon.table, self._words or translation("en"))
+            )
         elif move.kind == "options":
-            self.push_screen(OptionsScreen())
+            self.push_screen(OptionsScreen(self._words or translation("en")))
         elif move.kind == "arm_hold":
             self.log_view.note("hold: the next button is held down")
         elif move.kind == "missing":
@@ -257,6 +263,11 @@ class TableApp(App[int]):
             return
         game_time = recorder.seconds
         names = table.daemon.table.names
+        # The view speaks the table's language, Chinese too (the LCD shows its own glass).
+        words = translation(str(table.daemon.table.settings.language))
+        if words is not self._words:
+            self._words = words
+            self.query_one("#hints", Static).update(words.gettext(HINTS))
         for seat, pattern in table.lights.items():
             button = self.query_one(f"#seat{seat}", SeatButton)
             button.show(pattern, game_time, names.get(seat, ""))
@@ -264,25 +275,25 @@ class TableApp(App[int]):
             pressable.down = fingers.is_down(pressable.input_name)
         # The model of the LCD's controller is the glass itself, custom characters and all.
         glass = table.lcd_model
-        self.query_one(Lcd).show(table.lcd, lit=backlit(glass), custom=glass.custom_chars)
-        self.query_one(Encoder).show(table.daemon.board.encoder.steps)
-        self.query_one(LauncherPanel).show(reading(table), game_time)
+        lit = backlit(glass)
+        self.query_one(Lcd).show(table.lcd, lit=lit, custom=glass.custom_chars, words=words)
+        self.query_one(Encoder).show(table.daemon.board.encoder.steps, words)
+        self.query_one(LauncherPanel).show(reading(table), game_time, words)
         log = self.log_view
         for entry in recorder.take(inputs=True):
             log.add(entry)
         for line in self._route.take():
             log.note(line)
-        status = self._status(game_time)
+        status = self._status(game_time, words)
         if status != self._shown_status:
             self._shown_status = status
             self.query_one("#top", Static).update(status)
 
-    def _status(self, game_time: float) -> str:
-        hold = "  HOLD armed" if self._hold_next else ""
+    def _status(self, game_time: float, words: Words) -> str:
+        hold = "  " + words.gettext("HOLD armed") if self._hold_next else ""
         # A seat box has no room for its place: the places go up here, first place first.
         out = self.table.daemon.table.places if self.table is not None else ()
-        places = f"  places {' '.join(map(str, out))}" if out else ""
-        return (
-            f"Flash Table sim  {self.seats} seats  seed {self.seed}  "
-            f"time x{self.time_scale:g}  {game_time:7.1f} s{places}{hold}"
-        )
+        places = words.gettext("places {seats}").format(seats=" ".join(map(str, out)))
+        status = words.gettext("Flash Table sim  {seats} seats  seed {seed}  time x{scale}")
+        status = status.format(seats=self.seats, seed=self.seed, scale=f"{self.time_scale:g}")
+        return f"{status}  {game_time:7.1f} s{'  ' + places if out else ''}{hold}"

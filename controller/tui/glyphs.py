@@ -12,6 +12,7 @@ from functools import cache
 
 from rich.style import Style
 
+from controller.catalogs import Words
 from controller.game.lcd_glyphs import CUSTOM_CHARS, readable
 from controller.game.light_marks import LIGHT_MARKS, seat_label
 
@@ -40,9 +41,10 @@ def light_style(pattern: str, game_time: float) -> Style:
     return OFF_STYLE
 
 
-def legend() -> list[str]:
-    """One line per light pattern, as the help screen lists them."""
-    return [f"{seat_label(3, p)}  {meaning}" for p, (_, _, meaning) in LIGHT_MARKS.items()]
+def legend(t: Words) -> list[str]:
+    """One line per light pattern, as the help screen lists them, in the language of `t`."""
+    marks = LIGHT_MARKS.items()
+    return [f"{seat_label(3, p)}  {t.gettext(meaning)}" for p, (_, _, meaning) in marks]
 
 
 UNKNOWN_CUSTOM = "▒"  # a custom character the display never defined

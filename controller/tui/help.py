@@ -4,24 +4,29 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import set_cell_size
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from controller.catalogs import Words
 from controller.howto import how_to_play
 
 from .glyphs import legend
-from .keys import KEY_HELP
+from .keys import key_help
 from .text_screen import TextScreen
 
 
-def key_text() -> str:
-    return "\n".join(["Keys:", *(f"{keys:<12} {meaning}" for keys, meaning in KEY_HELP)])
+def key_text(t: Words) -> str:
+    # Padded by the cells a terminal gives each character (a Chinese one takes two).
+    rows = (f"{set_cell_size(keys, 12)} {meaning}" for keys, meaning in key_help(t))
+    return "\n".join([t.gettext("Keys:"), *rows])
 
 
-def legend_text() -> str:
-    return "\n".join(["Seat lights:", *legend(), "", "A button held down", "has a heavy frame."])
+def legend_text(t: Words) -> str:
+    held = t.gettext("A button held down\nhas a heavy frame.")
+    return "\n".join([t.gettext("Seat lights:"), *legend(t), "", held])
 
 
 class HelpScreen(TextScreen):
@@ -42,11 +47,16 @@ class HelpScreen(TextScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "close", "close")]
 
+    def __init__(self, words: Words) -> None:
+        super().__init__()
+        self.words = words
+
     def compose(self) -> ComposeResult:
+        t = self.words
         with Vertical() as box:
-            box.border_title = "Flash Table sim"
-            box.border_subtitle = "? or esc closes; the table's keys play on"
+            box.border_title = t.gettext("Flash Table sim")
+            box.border_subtitle = t.gettext("? or esc closes; the table's keys play on")
             with Horizontal():
-                yield Static(key_text(), id="keys")
-                yield Static(legend_text(), id="legend")
-            yield Static("\n".join(["", *how_to_play()]), id="how_to_play")
+                yield Static(key_text(t), id="keys")
+                yield Static(legend_text(t), id="legend")
+            yield Static("\n".join(["", *how_to_play(t)]), id="how_to_play")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from controller.catalogs import N_, Words
+
 from .faults import FULL_DECK
 from .fingers import BACK_HOLD, LONG_PRESS
 
@@ -80,16 +82,23 @@ def _press(name: str, *, hold: bool) -> Move:
     return Move("hold", name, seconds=LONG_PRESS) if hold else Move("tap", name)
 
 
+# The keys and what they do, marked for the catalogs (the figures filled in by key_help).
 KEY_HELP = (
-    ("1-8", "seat buttons"),
-    ("⇧1-8, h+key", f"long press ({LONG_PRESS:g} s)"),
-    ("space", "SLAP"),
-    ("l L  p P", "launcher, play/pause; long"),
-    ("←→ [ ] ↑↓", "turn the encoder (menu)"),
-    ("enter", "push the encoder (OK)"),
-    ("backspace", f"hold it {BACK_HOLD:g} s (back)"),
-    ("j c  e r", f"jam, clear; empty, fill ({FULL_DECK})"),
-    ("mouse", "click; keep down to hold"),
-    ("?  o", "help; what the options do"),
-    ("s  q", "standings, quit"),
+    ("1-8", N_("seat buttons")),
+    (N_("⇧1-8, h+key"), N_("long press ({long} s)")),
+    (N_("space"), "SLAP"),
+    ("l L  p P", N_("launcher, play/pause; long")),
+    ("←→ [ ] ↑↓", N_("turn the encoder (menu)")),
+    (N_("enter"), N_("push the encoder (OK)")),
+    (N_("backspace"), N_("hold it {back} s (back)")),
+    ("j c  e r", N_("jam, clear; empty, fill ({cards})")),
+    (N_("mouse"), N_("click; keep down to hold")),
+    ("?  o", N_("help; what the options do")),
+    ("s  q", N_("standings, quit")),
 )
+
+
+def key_help(t: Words) -> list[tuple[str, str]]:
+    """KEY_HELP in the language of `t`, its figures filled in."""
+    figures = {"long": f"{LONG_PRESS:g}", "back": f"{BACK_HOLD:g}", "cards": FULL_DECK}
+    return [(t.gettext(keys), t.gettext(meaning).format(**figures)) for keys, meaning in KEY_HELP]

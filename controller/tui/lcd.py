@@ -12,6 +12,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
+from ..catalogs import Words
 from ..game.text import COLUMNS
 from .buttons import TableButton
 from .glyphs import Glyphs, lcd_text
@@ -33,13 +34,13 @@ class Lcd(Static):
         self.lines: tuple[str, str] = ("", "")
         self._lit: bool | None = None
 
-    def show(self, lines: Sequence[str], *, lit: bool, custom: Glyphs) -> None:
+    def show(self, lines: Sequence[str], *, lit: bool, custom: Glyphs, words: Words) -> None:
         """Show the display's lines as it would: codes 0-7 drawn from its custom characters."""
         shown = tuple(lcd_text(line, custom).ljust(COLUMNS)[:COLUMNS] for line in lines[:2])
         if (shown, lit) == (self.lines, self._lit):
             return
         self.lines, self._lit = (shown[0], shown[1]), lit
-        self.border_subtitle = None if lit else "backlight off"
+        self.border_subtitle = None if lit else words.gettext("backlight off")
         self.update(Text("\n".join(self.lines), style=BACKLIT if lit else DARK))
 
 
@@ -84,6 +85,7 @@ class Encoder(Horizontal):
             self.steps = steps
 
     _steps: int | None = None
+    _words: Words | None = None
 
     def compose(self) -> ComposeResult:
         yield KnobArrow(-1)
@@ -91,8 +93,11 @@ class Encoder(Horizontal):
         yield KnobArrow(+1)
         yield Static("", id="steps")
 
-    def show(self, steps: int) -> None:
+    def show(self, steps: int, words: Words) -> None:
         """Show how far the encoder has turned, as the device counts it."""
-        if steps != self._steps:
-            self._steps = steps
-            self.query_one("#steps", Static).update(f"pos {steps:+d}")
+        if (steps, words) != (self._steps, self._words):
+            self._steps, self._words = steps, words
+            self.query_one("#steps", Static).update(
+                words.gettext("pos {steps}").format(steps=f"{steps:+d}")
+            )
+            self.query_one("#encoder_push", Static).update(words.gettext("push"))

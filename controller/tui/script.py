@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO, cast
 
+from controller.catalogs import translation
 from controller.config import Config
 from controller.game.score import totals
 from controller.game.standings import report
@@ -160,7 +161,8 @@ class Player:
         lights = " ".join(f"{s}:{p}" for s, p in self.table.lights.items() if p != "off")
         out = self.table.daemon.table.places
         # Only once a place is taken: a round for the first out shows as it always did.
-        places = " ".join(f"{ordinal(n)}:{seat}" for n, seat in enumerate(out, start=1))
+        english = translation("en")  # the script's words are English (docs/sim-script.md)
+        places = " ".join(f"{ordinal(english, n)}:{seat}" for n, seat in enumerate(out, 1))
         self._note(f"lcd |{lcd}| lights {lights or 'none'}" + (f" places {places}" if out else ""))
 
     async def _standings(self, args: tuple[str, ...]) -> None:

@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from controller.catalogs import Words
 from controller.game import Table
 
 from .standings_table import places_line, standings_lines
@@ -30,16 +31,16 @@ class StandingsScreen(TextScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("s", "close", "close")]
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, words: Words) -> None:
         super().__init__()
-        self.table = table
+        self.table, self.words = table, words
 
     def compose(self) -> ComposeResult:
-        lines = standings_lines(self.table)
-        places = places_line(self.table)
+        lines = standings_lines(self.table, self.words)
+        places = places_line(self.table, self.words)
         if places is not None:
             lines += ["", places]
         with Vertical() as box:
-            box.border_title = "Standings"
-            box.border_subtitle = "s or esc closes; the table's keys play on"
+            box.border_title = self.words.gettext("Standings")
+            box.border_subtitle = self.words.gettext("s or esc closes; the table's keys play on")
             yield Static("\n".join(lines), id="standings")

@@ -1,9 +1,10 @@
 """What the remote offers: every setting the menu offers on this table, with the settings
 model's own values, their text as the LCD shows it, its label and the line that says what
-each value does; the commands."""
+each value does, in the page's language; the commands."""
 
 from __future__ import annotations
 
+from ..catalogs import LANGUAGES, translation
 from ..game import Table
 from ..requests import MAX_DEAL, QUICK_DISPENSE
 from ..settings import BY_KEY, SETTINGS
@@ -33,20 +34,22 @@ def offered(table: Table) -> list[str]:
     return keys
 
 
-def remote_model(table: Table) -> dict[str, object]:
-    """The remote's form: each setting with its label, what it does, and its allowed values
-    in menu order, each with what it does."""
+def remote_model(table: Table, language: str) -> dict[str, object]:
+    """The remote's form in `language` (English for one the table does not have): each
+    setting with its label, what it does, and its allowed values in menu order, each with
+    what it does."""
+    words = translation(language if language in LANGUAGES else "en", "flashtable")
     return {
         "settings": [
             {
                 "key": key,
-                "label": BY_KEY[key].label,
-                "about": BY_KEY[key].about,
+                "label": BY_KEY[key].label_in(words),
+                "about": words.gettext(BY_KEY[key].about),
                 "options": [
                     {
                         "value": value,
-                        "text": BY_KEY[key].text(value),
-                        "about": BY_KEY[key].explain(value),
+                        "text": BY_KEY[key].text(value, words),
+                        "about": words.gettext(BY_KEY[key].explain(value)),
                     }
                     for value in BY_KEY[key].options
                 ],

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from ..catalogs import LANGUAGES
 from ..config import WebConfig
 from ..errors import ConfigError, MessageRefused, TableStopped
 from ..remote.control import DaemonControl
@@ -34,6 +35,7 @@ from .password import PasswordHash, read_hash
 from .remote import remote_model
 from .sessions import COOKIE, Sessions
 from .sign_in import SignInRefused, SignIns
+from .words import words_json
 
 if TYPE_CHECKING:
     from ..shell.daemon import Daemon
@@ -45,9 +47,11 @@ ASSETS = {  # path: (file, content type); nothing else on the disk is ever serve
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/evening.js": ("evening.js", "text/javascript; charset=utf-8"),
+    "/remote.js": ("remote.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
     "/sentences.js": ("sentences.js", "text/javascript; charset=utf-8"),
+    "/words.js": ("words.js", "text/javascript; charset=utf-8"),
     "/room": ("room.html", "text/html; charset=utf-8"),
     "/room.js": ("room.js", "text/javascript; charset=utf-8"),
     "/room.css": ("room.css", "text/css; charset=utf-8"),
@@ -106,6 +110,8 @@ class WebServer:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._door])
         app.router.add_get("/events", self._events)
         app.router.add_get("/remote", self._remote)
+        for language in LANGUAGES:  # a fixed route each: nothing of the request names a file
+            app.router.add_get(f"/words/{language}.json", self._words)
         app.router.add_post("/login", self._login)
         app.router.add_post("/logout", self._logout)
         app.router.add_post("/settings", self._settings)
@@ -198,6 +204,17 @@ class WebServer:
             charset="utf-8" if "charset" in kind else None,
         )
 
+    async def _words(self, request: web.Request) -> web.Response:
+        """A language's words for the page: kept by the browser, asked again each time with
+        their tag (they change only with the table's software)."""
+        body, tag = words_json(request.path.removeprefix("/words/").removesuffix(".json"))
+        headers = {"ETag": tag, "Cache-Control": "no-cache"}
+        if tag in request.headers.get("If-None-Match", ""):
+            return web.Response(status=304, headers=headers)
+        return web.Response(
+            body=body, content_type="application/json", charset="utf-8", headers=headers
+        )
+
     async def _events(self, request: web.Request) -> web.StreamResponse:
         token = request.cookies.get(COOKIE)
         signed_in = self._sessions.valid(token)
@@ -211,7 +228,7 @@ class WebServer:
                 "signed_in": self._signed_in(request),
                 "password_set": self._hash is not None,
                 "view_needs_password": self.config.view_needs_password,
-                **remote_model(self._daemon.table),
+                **remote_model(self._daemon.table, request.query.get("lang", "en")),
             }
         )
 

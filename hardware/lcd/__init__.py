@@ -28,9 +28,10 @@ def open_display(
     i2c_address: int = DEFAULT_ADDRESS,
     glyphs: Sequence[Sequence[int]] = (),
     charmap: str = "A00",
+    substitutes: Mapping[str, int] | None = None,
 ) -> CharacterDisplay:
     """The LCD on an I2C PCF8574 backpack ("i2c") or on the lcd.* GPIO pins ("gpio"), with
-    `glyphs` in its CGRAM.
+    `glyphs` in its CGRAM and `substitutes` for characters its ROM lacks (CharacterDisplay).
 
     Raises DisplayUnavailable when the bus cannot be opened; an LCD that does not answer is not an
     error here: the display keeps retrying (see `CharacterDisplay.healthy`).
@@ -47,4 +48,4 @@ def open_display(
         raise DisplayUnavailable(
             f"LCD interface must be one of {', '.join(INTERFACES)}, not {interface!r}"
         )
-    return CharacterDisplay(bus, glyphs=glyphs, charmap=charmap)
+    return CharacterDisplay(bus, glyphs=glyphs, charmap=charmap, substitutes=substitutes)

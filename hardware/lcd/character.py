@@ -8,7 +8,7 @@ stays silent, every later update tries again, and the caller never sees the erro
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from RPLCD import codecs
 
@@ -31,10 +31,17 @@ def _blank() -> Cells:
 
 class CharacterDisplay:
     """A 16x2 HD44780 behind a `NibbleBus`, with the glyphs of `glyphs` in its CGRAM: up to
-    eight bitmaps of eight rows of five pixels, shown for the characters chr(0) to chr(7)."""
+    eight bitmaps of eight rows of five pixels, shown for the characters chr(0) to chr(7).
+    `substitutes` writes a character its character map lacks as a code of its own: a ROM
+    cell that reads as it, or one of those glyphs."""
 
     def __init__(
-        self, bus: NibbleBus, *, glyphs: Sequence[Sequence[int]] = (), charmap: str = "A00"
+        self,
+        bus: NibbleBus,
+        *,
+        glyphs: Sequence[Sequence[int]] = (),
+        charmap: str = "A00",
+        substitutes: Mapping[str, int] | None = None,
     ) -> None:
         if charmap not in CODECS:
             raise DisplayUnavailable(f"LCD character map must be one of {', '.join(CODECS)}")
@@ -44,7 +51,7 @@ class CharacterDisplay:
         self._glyphs = tuple(tuple(bitmap) for bitmap in glyphs)
         self._charmap = charmap
         self._codec = CODECS[charmap]()
-        self._codes: dict[str, int] = {}
+        self._codes: dict[str, int] = dict(substitutes or {})
         self._lcd: NibbleLCD | None = None
         self._lines = (fit(""), fit(""))
         self._wanted = _blank()

@@ -30,8 +30,9 @@ GLYPHS = 8
 UNKNOWN = "\ufffd"
 
 _ROM_TABLES = {"A00": hd44780_a00, "A02": hd44780_a02, "ST0B": st7066_0b}
-# The A00 ROM's 0xFF has every dot lit: a full block reads truer than the table's black square.
-_ROM_OVERRIDES = {"A00": {0xFF: "\u2588"}}
+# The A00 ROM's 0xFF has every dot lit: a full block reads truer than the table's black square;
+# its 0xE2, a beta in the table, is the sharp s German reads there (and writes with it: ß).
+_ROM_OVERRIDES = {"A00": {0xFF: "\u2588", 0xE2: "ß"}}
 
 
 @cache
@@ -228,8 +229,14 @@ def connect_pins(
 
 
 def simulated_display(
-    *, glyphs: Sequence[Sequence[int]] = (), charmap: str = "A00"
+    *,
+    glyphs: Sequence[Sequence[int]] = (),
+    charmap: str = "A00",
+    substitutes: Mapping[str, int] | None = None,
 ) -> tuple[CharacterDisplay, HD44780]:
     """The real driver on a model HD44780; read the glass from the model's `lines`."""
     model = HD44780(rom=charmap)
-    return CharacterDisplay(ModelBus(model), glyphs=glyphs, charmap=charmap), model
+    display = CharacterDisplay(
+        ModelBus(model), glyphs=glyphs, charmap=charmap, substitutes=substitutes
+    )
+    return display, model

@@ -58,9 +58,11 @@ class PhysicsClock(VirtualClock):
             self._busy = False
         self._arm()
 
-    def hold(self) -> None:
-        """Interrupts off: caught up first, nothing runs until `release`."""
-        self.catch_up()
+    def hold(self, *, catch_up: bool = True) -> None:
+        """Interrupts off: caught up first (or left where they stand, for a main loop on this
+        clock's own time, which has seen nothing later), nothing runs until `release`."""
+        if catch_up:
+            self.catch_up()
         self._held += 1
 
     def release(self) -> None:

@@ -34,6 +34,7 @@ TOP = [
     "Quick dispense",
     "Volume",
     "Brightness",
+    "Language",
     "Sleep time",
     "Hardware test",
     "Info",

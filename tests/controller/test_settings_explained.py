@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from controller.catalogs import lcd_translation
 from controller.config import Config
+from controller.game.lcd_charset import can_show
 from controller.game.text import COLUMNS
 from controller.menu.navigator import PAGE_TIME
-from controller.settings import BY_KEY, MEANINGS, SETTINGS, Settings
+from controller.settings import BY_KEY, SETTINGS, Settings
+from controller.settings.meanings import MEANINGS
 from controller.simulation.table import SimTable
 from controller.tui.options_screen import options_lines
 
@@ -39,18 +42,22 @@ def test_every_setting_says_what_it_does_and_every_word_option_what_it_means():
 @pytest.mark.parametrize(("key", "option"), WORD_OPTIONS)
 async def test_the_lcd_menu_says_what_a_word_option_does_while_it_is_chosen(key, option):
     spec = BY_KEY[key]
-    config = Config(settings=Settings({key: option}))
+    settings = Settings({key: option})
+    t = lcd_translation(settings.language)  # the language chosen is the menu's at once
+    config = Config(settings=settings)
     async with SimTable(config, seed=1) as table:
-        await goto(table, spec.label)
+        await goto(table, spec.label_in(t))
         await push(table)
-        pages = textwrap.wrap(spec.explain(option), COLUMNS)
+        pages = textwrap.wrap(t.gettext(spec.explain(option)), COLUMNS)
         shown = []
         for _ in range(len(pages) + 1):
             shown.append(lcd(table)[0].rstrip())
-            assert lcd(table)[1].strip(" ←→") == spec.text(option)
+            # A language the LCD's ROM cannot write shows as its code ("zh").
+            value = spec.text(option, t) if can_show(spec.text(option, t)) else option
+            assert lcd(table)[1].strip(" ←→") == value
             await table.advance(PAGE_TIME)
         # the meaning page by page, then the label again
-        assert shown == [*pages, "→" + spec.label]
+        assert shown == [*pages, "→" + spec.label_in(t)]
 
 
 async def test_the_lcd_menu_says_what_a_number_does_and_turning_shows_the_new_value_at_once():
@@ -70,7 +77,9 @@ def test_the_views_options_screen_shows_every_line_of_the_model():
     for spec in SETTINGS:
         assert spec.about in text, spec.key
     for key, option in WORD_OPTIONS:
-        assert f"{option} {MEANINGS[key][str(option)]}" in text, (key, option)
+        # Each option as the menu shows it ("0" as "off").
+        shown = BY_KEY[key].text(option)
+        assert f"{shown} {MEANINGS[key][str(option)]}" in text, (key, option)
 
 
 def test_the_settings_table_of_the_docs_says_what_each_setting_and_option_does():

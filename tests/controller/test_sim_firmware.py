@@ -18,6 +18,7 @@ from controller.requests import DealCards
 from controller.settings import Settings
 from controller.shell.renderer import LINK_BACK, LINK_DOWN, OFFLINE_LINE, OFFLINE_TURN
 from controller.simulation.table import SimTable
+from hardware.display import fit
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware import FirmwareSim
 
@@ -25,6 +26,11 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "full-round.txt"
 HEADLESS_ROUND = ("--headless", "--script", str(EXAMPLE), "--seed", "1")
 EVENT_LINE = re.compile(r"^ {0,3}\d+ +\d+\.\d{3} (?P<type>[a-z_]+)(?P<data> .*)?$")
+
+
+def on_glass(lines):
+    """A notice's lines as the 16 columns of the glass hold them."""
+    return tuple(fit(line) for line in lines)
 
 
 def sim(*options: str) -> subprocess.CompletedProcess[str]:
@@ -185,7 +191,7 @@ def test_the_lcd_says_the_launcher_is_offline_for_as_long_as_its_link_is_down():
             assert OFFLINE_LINE not in game
             port.firmware.close()  # the controller falls silent
             await table.advance(1.5)
-            assert table.lcd == LINK_DOWN
+            assert table.lcd == on_glass(LINK_DOWN)
             table.daemon.handle(DealCards(2))  # cards asked for meanwhile wait as owed
             await table.advance(5.0)  # the notice is over; the LCD still says so
             seen = await lines_over(table, 12.0)
@@ -199,7 +205,7 @@ def test_the_lcd_says_the_launcher_is_offline_for_as_long_as_its_link_is_down():
             assert table.daemon.table.launcher.owed == 2
             back = port.start(clock=table.clock, seed=2)  # the board is back
             await table.advance(0.5)
-            assert table.lcd == LINK_BACK
+            assert table.lcd == on_glass(LINK_BACK)
             seen = await lines_over(table, 12.0)
             assert all(OFFLINE_LINE not in lines for lines in seen)
             assert seen[-1] == game

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from textual.app import App, ComposeResult
 
+from controller.catalogs import translation
 from controller.game import Press, Release
 from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, CUSTOM_CHARS
 from controller.shell.publish import GameEvent
@@ -35,6 +36,8 @@ from controller.tui.tabletop import SEAT_HEIGHT, SEAT_WIDTH, seat_places
 
 # -- glyphs --------------------------------------------------------------------------------
 
+EN = translation("en")
+
 
 def test_every_light_pattern_reads_differently_without_colour():
     labels = [seat_label(3, pattern) for pattern in LIGHT_MARKS]
@@ -43,7 +46,7 @@ def test_every_light_pattern_reads_differently_without_colour():
     assert seat_label(3, "pulse") == "<3>"
     assert seat_label(3, "blink") == "*3*"
     assert seat_label(3, "dim") == "·3·"
-    assert [line[:3] for line in legend()] == labels
+    assert [line[:3] for line in legend(EN)] == labels
 
 
 def test_moving_patterns_alternate_with_game_time_and_steady_ones_do_not():
@@ -98,12 +101,14 @@ def test_the_lcd_shows_its_lines_and_says_when_its_backlight_is_off():
         app = LcdApp()
         async with app.run_test(size=(24, 4)) as pilot:
             lcd = app.query_one(Lcd)
-            lcd.show(("Round over!", "Seat 3 wins\x00"), lit=True, custom={0: (0b11111,) * 8})
+            lcd.show(
+                ("Round over!", "Seat 3 wins\x00"), lit=True, custom={0: (0b11111,) * 8}, words=EN
+            )
             await pilot.pause()
             text = screen_text(app)
             assert "│ Round over!      │" in text and "│ Seat 3 wins⣿     │" in text
             assert "backlight off" not in text
-            lcd.show(("Sleeping", ""), lit=False, custom={})
+            lcd.show(("Sleeping", ""), lit=False, custom={}, words=EN)
             await pilot.pause()
             assert "backlight off" in screen_text(app)
 
@@ -203,7 +208,7 @@ def test_cards_fly_out_of_the_slot_when_the_count_rises():
             panel = app.query_one(LauncherPanel)
 
             async def shown(out: int, left: int, at: float, **more) -> str:
-                panel.show(Reading(out, left, **more), at)
+                panel.show(Reading(out, left, **more), at, EN)
                 await pilot.pause()
                 return screen_text(app)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
+from controller.catalogs import translation
 from controller.tui.app import TableApp
 from controller.tui.keys import SHIFTED_DIGITS
 from controller.tui.standings_screen import StandingsScreen
@@ -36,7 +37,7 @@ def test_a_player_out_is_steady_and_the_places_show_on_top():
         assert isinstance(app.screen, StandingsScreen)
         text = screen(app)
         assert "No round counted yet" in text
-        assert f"Places: 1st seat {leaving}" in text
+        assert f"Places: 1st Seat {leaving}" in text
         await keys(app, pilot, "escape")
         assert not isinstance(app.screen, StandingsScreen)
         # a key of the table closes the screen and plays: none is lost behind it
@@ -63,7 +64,7 @@ def test_s_shows_the_standings_after_a_round():
         text = screen(app)
         assert "Standings after 1 round:" in text
         for seat, wins, place in ((first, "1", "1.00"), (second, "0", "2.00"), (lit, "0", "3.00")):
-            assert row((str(seat), "1", wins, place, "0", "-", "-")) in text
+            assert row(translation("en"), (str(seat), "1", wins, place, "0", "-", "-")) in text
         assert all(len(line) <= 80 for line in text.splitlines())
         await keys(app, pilot, "s")
         assert not isinstance(app.screen, StandingsScreen)

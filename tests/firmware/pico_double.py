@@ -6,14 +6,17 @@ The mechanics run in a thread with an event loop of its own, on a `PhysicsClock`
 the monotonic clock (MicroPython's `ticks_us` on the unix port is the same clock). At each
 edge of the beam or the hopper switch, and each tick of the firmware's timer, they wait until
 the firmware's interrupt thread has run the handler, and apply what it wrote at the edge's
-time (a hard interrupt runs within microseconds of its edge). While the firmware's main loop
-has interrupts disabled they stand still, caught up to that moment, and what it writes then
-takes effect at that moment (board_double/machine.py says why); what it writes otherwise (the
-scratch words) is applied as it comes. The firmware's serial line is a pseudo-terminal on
-its standard input and output, as USB is on a Pico; a host opens `port`. `freeze` stops its
-whole process (SIGSTOP), `stall` its main loop alone, `starve` the mechanics' thread (as a
-loaded machine does), `power_cut` kills it and starts it again with its scratch registers
-lost.
+time (a hard interrupt runs within microseconds of its edge). The firmware's main loop reads
+their time, told every millisecond, as its clock: a loaded machine that starves their thread
+holds the firmware's time back with them, so the main loop never reads a moment whose edges
+its interrupts have not seen, as on a Pico. While it has interrupts disabled they stand
+still where they are, and what it writes then takes effect at that moment
+(board_double/machine.py says why); what it writes otherwise (the scratch words) is applied
+as it comes. The firmware's serial line is a pseudo-terminal on its standard input and
+output, as USB is on a Pico; a host opens `port`. `freeze` stops its whole process
+(SIGSTOP), `stall` its main loop alone, `starve` the mechanics' thread (as a loaded machine
+does), `power_cut` stops the roller at that moment of the mechanics, once each edge before it
+has run its handler, kills the process and starts it again with its scratch registers lost.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ DOUBLE = Path(__file__).with_name("board_double")
 FORWARD, BACKWARD, BEAM, EMPTY = 14, 15, 16, 17  # firmware/board.py's pins
 SCRATCH = 0x40058000 + 0x0C
 TICKS_MASK = 2**62 - 1  # a 64-bit port's ticks period
+CLOCK_S = 0.001  # the firmware's main loop is told the mechanics' time this often
 WAIT = 30.0  # real seconds the mechanics wait for a handler (a frozen process comes back)
 
 
@@ -70,12 +74,15 @@ class PicoDouble:
         self._events: socket.socket | None = None
         self._writes: socket.socket | None = None
         self._buffer = bytearray()
-        self._held = False  # the firmware's main loop has interrupts disabled
         self._deferred: list[bytes] = []  # lines to take up once the edge in hand is done
+        self._masked: list[bytes] | None = None  # edges while the main loop has interrupts off
         self._timers: list[Timer] = []
         self.scratch = [0, 0, 0, 0]
         self.interrupt_stops = 0  # the motor stopped by an interrupt handler of the firmware
         self.failed: str | None = None
+        # Called on the mechanics' thread as the main loop disables interrupts, before it may
+        # go on: a test acts at that moment.
+        self.on_hold: Callable[[], None] | None = None
         self._server = socket.create_server(("127.0.0.1", 0))
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -158,11 +165,16 @@ class PicoDouble:
 
     def _edge_of(self, number: int) -> Callable[[float, bool], None]:
         def changed(ticks: float, state: bool) -> None:
-            self._lockstep(b"E %d %d %d\n" % (number, 1 if state else 0, us(ticks)))
+            event = b"E %d %d %d\n" % (number, 1 if state else 0, us(ticks))
+            if self._masked is not None:
+                self._masked.append(event)  # interrupts are off: its handler runs after
+            else:
+                self._lockstep(event)
 
         return changed
 
     def _boot(self, cause: int) -> None:
+        now = us(self.physics.now())  # caught up while nothing is powered to hear an edge
         words = [str(w) for w in self.scratch]
         args = [str(self._server.getsockname()[1]), str(cause), self.board_id.hex(), *words]
         self._process = subprocess.Popen(
@@ -179,32 +191,35 @@ class PicoDouble:
         assert self._line(wait=True) == b"hello"
         for number, pin in self._inputs.items():
             self._events.sendall(b"E %d %d 0\n" % (number, 1 if pin.state else 0))
-        self._events.sendall(b"R\n")
+        self._events.sendall(b"N %d\nR\n" % now)  # its clock, then go
         self._writes.setblocking(False)
         self._loop.add_reader(self._writes.fileno(), self._written)
+        self._every(CLOCK_S, self._tell_time)
 
     def _halt(self) -> None:
         """The board loses its power: the driver's inputs fall low and the roller stops at that
-        moment, whatever the process was about to do; then the process goes. The mechanics
-        are carried to the moment first, the board still powered: every edge on the way runs
-        its handler, as it did on the board, but while the main loop had interrupts disabled:
-        then none runs any more, and the roller runs on with its last drive to the moment."""
-        self._written()  # what the board wrote before its power went
+        moment, whatever the process was about to do; then the process goes. What the board
+        wrote before is taken up, and the mechanics are carried to the moment, the board
+        still powered, each edge on the way running its handler as it did on the board (a
+        frozen process answers when it comes back); they stand there while the power goes,
+        however long that took."""
+        self._written()
+        self.physics.catch_up()
+        self.physics.hold(catch_up=False)
         events, writes = self._events, self._writes
         self._events = self._writes = None  # no power: no handler runs any more
-        if self._held:
-            self._held = False
-            self.physics.release()
-        self.physics.catch_up()
+        self._deferred.clear()
+        self._buffer.clear()
         for pin in self._motor.values():
             pin.state = 0
+        for timer in self._timers:
+            timer.cancel()
+        self._timers = []
+        self.physics.release()
         if self._process is not None:
             self._process.kill()
             self._process.wait()
             self._process = None
-        for timer in self._timers:
-            timer.cancel()
-        self._timers = []
         if writes is not None:
             self._loop.remove_reader(writes.fileno())
         for connection in (events, writes):
@@ -241,26 +256,52 @@ class PicoDouble:
         return line
 
     def _written(self) -> None:
-        # Caught up first: an edge due before now is handled (and what it wrote applied)
-        # before a write of the main loop that came after it (no catching up while held).
-        while True:
-            self.physics.catch_up()
-            line = self._deferred.pop(0) if self._deferred else self._line(wait=False)
-            if line is None:
-                return
+        """What the main loop wrote, in order. It takes effect where the mechanics stand: the
+        main loop's clock is theirs, so they have passed every moment it has read."""
+        while (
+            line := self._deferred.pop(0) if self._deferred else self._line(wait=False)
+        ) is not None:
             if line == b"I":
-                self.physics.hold()  # caught up to now first: every edge before has run
-                self._held = True
-                if self._events is not None:
-                    self._events.sendall(b"A\n")
-            elif line == b"U":
-                self._held = False
-                self.physics.release()
+                self._critical()
             else:
                 self._apply(line, handler=False)
 
+    def _critical(self) -> None:
+        """The main loop has disabled interrupts ("I"): the mechanics stand still where they
+        are, no edge handled, until it enables them ("U"), and what it writes meanwhile takes
+        effect at that moment. On the RP2040 interrupts are off for microseconds: no edge comes
+        in between, and the power goes before or after (a power cut waits for the end here,
+        however long the firmware's process is frozen in between)."""
+        self.physics.hold(catch_up=False)
+        if self.on_hold is not None:
+            self.on_hold()
+        # An edge that a write makes at this very moment (a roller reversed with a card's
+        # front just at the beam) waits, as on the board, for interrupts to be enabled.
+        self._masked = masked = []
+        depth = 0
+        line: bytes | None = b"I"
+        try:
+            while line is not None:
+                if line == b"I":  # nested: the inner one enables nothing
+                    depth += 1
+                    if self._events is not None:
+                        self._events.sendall(b"A\n")
+                elif line == b"U":
+                    depth -= 1
+                    if not depth:
+                        break
+                else:
+                    self._apply(line, handler=False)
+                line = self._deferred.pop(0) if self._deferred else self._line(wait=True)
+        finally:
+            self._masked = None
+            for event in masked:
+                self._lockstep(event)
+            self.physics.release()
+
     def _lockstep(self, event: bytes) -> None:
-        """Hand the firmware an event and wait for its handler's end, applying what it wrote."""
+        """Hand the firmware an event and wait for its handler's end, applying what it wrote;
+        then what its main loop wrote meanwhile, at the event's moment."""
         if self._events is None:
             return  # no power: nothing runs
         self._events.sendall(event)
@@ -270,14 +311,13 @@ class PicoDouble:
                 return  # the board went
             if line == b"H":
                 handler = True
-            elif not handler and (self._deferred or line in (b"I", b"U")):
-                # The main loop disables or enables interrupts: taken up after this edge, and
-                # what it wrote after, in the order written.
+            elif not handler and (self._deferred or line == b"I"):
+                # The main loop disables interrupts: taken up after this edge, and what it
+                # wrote after, in the order written.
                 self._deferred.append(line)
             else:
                 self._apply(line, handler=handler)
-        if self._deferred or b"\n" in self._buffer:
-            self._loop.call_soon(self._written)  # lines read with the end mark wait no longer
+        self._written()
 
     def _apply(self, line: bytes, *, handler: bool) -> None:
         kind, *numbers = line.split()
@@ -290,16 +330,27 @@ class PicoDouble:
         elif kind == b"M":
             self.scratch[(int(numbers[0]) - SCRATCH) // 4] = int(numbers[1])
         elif kind == b"T":
-            self._tick(int(numbers[0]), int(numbers[1]) / 1000)
+            timer = int(numbers[0])
+            self._every(int(numbers[1]) / 1000, lambda t: self._lockstep(b"F %d %d\n" % (timer, t)))
         elif kind == b"X":
             self.failed = "an interrupt handler of the firmware raised: see its log"
             raise HandlerFailed(self.failed)
 
-    def _tick(self, timer: int, period: float) -> None:
+    def _tell_time(self, ticks: int) -> None:
+        """The firmware's main loop reads its clock from here (board_double/ticks.py): the
+        mechanics' time, which so never runs ahead of the edges its interrupts have seen. What
+        it wrote in the meantime is taken up first, where the mechanics stand."""
+        self._written()
+        if self._events is not None:
+            self._events.sendall(b"N %d\n" % ticks)
+
+    def _every(self, period: float, act: Callable[[int], None]) -> None:
+        """`act(ticks)` every `period` seconds of the mechanics' time, until the power goes."""
+
         def fire() -> None:
             self._timers.remove(handle)
-            self._tick(timer, period)
-            self._lockstep(b"F %d %d\n" % (timer, us(self.physics.now())))
+            self._every(period, act)
+            act(us(self.physics.now()))
 
         handle = self.physics.call_at(self.physics.now() + period, fire)
         self._timers.append(handle)

@@ -148,9 +148,8 @@ class StalledDealing:
     def _heard(self, report: Report) -> None:
         self.reports.append(report)
         if isinstance(report, Halted) and report.reason == "jam":
-            # No card sticks here: a firmware that hears of no edge for the jam time (a
-            # double whose mechanics a loaded machine starves) is told to go on, as a person
-            # would after a look at the slot.
+            # No card sticks here: a jam is counted (the tests want none), and the firmware
+            # told to go on, as a person would after a look at the slot.
             self.tally.jams += 1
             self.clock.call_at(self.clock.now(), self.ejector.resume)
         self.news.set()

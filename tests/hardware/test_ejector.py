@@ -47,12 +47,25 @@ class Rig:
             beam_clear=lambda: self.beam.is_active,
             hopper_empty=lambda: self.empty.is_active,
         )
+        self.queued: list[tuple[bool, float]] | None = None  # edges waiting to be handed on
         self.beam = EdgeInput(
             PINMAP["launcher.beam"],
             role="launcher.beam",
-            on_edge=lambda _, clear, t: self.ejector.beam(clear, t),
+            on_edge=lambda _, clear, t: self._beam_edge(clear, t),
             pin_factory=self.factory,
         )
+
+    def _beam_edge(self, clear: bool, t: float) -> None:
+        if self.queued is None:
+            self.ejector.beam(clear, t)
+        else:
+            self.queued.append((clear, t))
+
+    def hand_on(self) -> None:
+        """The edges that waited, to the ejector (as the daemon's queue hands them on)."""
+        queued, self.queued = self.queued or [], None
+        for clear, t in queued:
+            self.ejector.beam(clear, t)
 
     def run_until_halted(self, limit: float = 30.0) -> Halted:
         end = self.clock.now() + limit
@@ -179,6 +192,27 @@ def test_a_stop_keeps_what_is_owed(rig):
     rig.ejector.resume()
     rig.run_until_halted()
     assert rig.model.cards_out == 6
+
+
+def test_a_stop_counts_a_card_whose_edges_wait_to_be_handed_on(rig):
+    """The daemon hands the beam's edges on from its queue: at a stop, the edges of a card
+    that left just before it may still wait there. The motor stops first, then they are
+    handed on, then the count, as on the controller: the card counts for the dispense (one
+    owed fewer), not as a card past the count."""
+    rig.ejector.dispense(3)
+    while rig.model.cards_out < 1:
+        rig.clock.run_next(rig.clock.now() + 5.0)
+    rig.run_for(0.01)  # the first card is counted
+    rig.queued = []
+    while rig.model.cards_out < 2:
+        rig.clock.run_next(rig.clock.now() + 5.0)
+    rig.run_for(0.001)  # the second card left a moment before the stop
+    rig.ejector.stop(rig.hand_on)
+    assert rig.queued is None  # handed on
+    assert [r.owed for r in rig.reports if isinstance(r, CardCounted)] == [2, 1]
+    assert rig.ejector.owed == 1
+    rig.run_for(2.0)
+    assert rig.model.cards_out == 2
 
 
 def test_after_a_jam_new_cards_wait_for_resume(rig):

@@ -88,5 +88,5 @@ def test_firmware_sim_stalled_at_random_moments_never_lets_a_card_past_the_hosts
     assert numbers[0] == DISPENSES and min(numbers[1:]) > DISPENSES // 20, lines  # each kind
     problems = lines[3:]
     assert problems == [], "\n".join(lines)
-    assert " past the count 0" in lines[1], lines
+    assert " past the count 0, jams 0" in lines[1], lines
     assert int(lines[2].split()[-2]) > DISPENSES // 20, lines

@@ -9,7 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from RPLCD import common
 
-from controller.game.lcd_glyphs import ARROW_LEFT, ARROW_RIGHT, CUSTOM_CHARS, readable
+from controller.game.lcd_charset import SHOWN
+from controller.game.lcd_glyphs import (
+    ARROW_LEFT,
+    ARROW_RIGHT,
+    CUSTOM_CHARS,
+    SUBSTITUTES,
+    readable,
+)
 from hardware.device_errors import DisplayUnavailable
 from hardware.display import fit
 from hardware.lcd import CharacterDisplay, open_display
@@ -31,7 +38,7 @@ def no_controller_delays(monkeypatch):
 
 @pytest.fixture
 def sim():
-    display, model = simulated_display(glyphs=CUSTOM_CHARS)
+    display, model = simulated_display(glyphs=CUSTOM_CHARS, substitutes=SUBSTITUTES)
     yield display, model
     display.close()
 
@@ -88,6 +95,19 @@ def test_glyphs_are_loaded_into_cgram_and_shown(sim):
     display.show((ARROW_LEFT + ARROW_RIGHT + " Volume", ARROW_LEFT + " high " + ARROW_RIGHT))
     assert model.lines[0] == fit("\x00\x01 Volume")
     assert model.lines[1] == fit("\x00 high \x01")
+
+
+def test_every_letter_the_lcd_shows_reaches_the_glass_as_itself(sim):
+    # German's ä ö ü are A00's own cells, ß its 0xE2, Ä Ö Ü glyphs in CGRAM: each reads back
+    # as itself, as the terminal view and the page show the glass.
+    display, model = sim
+    letters = "".join(sorted(SHOWN - {" "}))
+    for start in range(0, len(letters), 16):
+        display.show((letters[start : start + 16], ""))
+        assert readable(model.lines[0]).rstrip() == letters[start : start + 16].rstrip()
+    display.show(("Größe Ärger", "Öl Übel"))
+    assert [readable(line) for line in model.lines] == [fit("Größe Ärger"), fit("Öl Übel")]
+    assert model.ddram[:5] == b"Gr\xef\xe2e"  # A00: ö 0xEF, ß 0xE2
 
 
 def test_countdown_rewrites_only_the_changed_digit(sim):

@@ -123,16 +123,17 @@ def build_table_wheel(out: Path, version: str, patch: dict[str, tuple[str, str]]
     for package in PACKAGES:
         for path in sorted((CHECKOUT / package).rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
-                files[path.relative_to(CHECKOUT).as_posix()] = path.read_text(encoding="utf-8")
+                # Bytes: the compiled message catalogs (.mo) are no text.
+                files[path.relative_to(CHECKOUT).as_posix()] = path.read_bytes()
     files["controller/__init__.py"] = re.sub(
-        r'^__version__ = ".*"$',
-        f'__version__ = "{version}"',
+        rb'^__version__ = ".*"$',
+        f'__version__ = "{version}"'.encode(),
         files["controller/__init__.py"],
         flags=re.M,
     )
     for name, (old, new) in patch.items():
-        assert old in files[name], f"{name} has no {old!r}"
-        files[name] = files[name].replace(old, new, 1)
+        assert old.encode() in files[name], f"{name} has no {old!r}"
+        files[name] = files[name].replace(old.encode(), new.encode(), 1)
     project = tomllib.loads((CHECKOUT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     info = f"flashtable-{version}.dist-info"
     meta = [
@@ -143,7 +144,7 @@ def build_table_wheel(out: Path, version: str, patch: dict[str, tuple[str, str]]
         *(f"Requires-Dist: {requirement}" for requirement in project["dependencies"]),
     ]
     scripts = [f"{name} = {target}" for name, target in project["scripts"].items()]
-    entries = [(name, text.encode()) for name, text in files.items()]
+    entries = list(files.items())
     entries += [
         (f"{info}/METADATA", ("\n".join(meta) + "\n").encode()),
         (f"{info}/WHEEL", b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),

@@ -1,7 +1,6 @@
-// The live view and the remote. Everything comes from one stream (/events): the table's
-// state, lights, LCD, turn timer, settings and numbered game events; changes go back as
-// same-origin JSON posts, each answered beside the control that sent it. No library, nothing
-// from elsewhere.
+// The live view. Everything comes from one stream (/events): the table's state, lights, LCD,
+// turn timer, settings and numbered game events; the remote (remote.js) sends changes back.
+// No library, nothing from elsewhere.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -13,8 +12,6 @@ let turnedAway = false; // the table said "too many viewers": its stream comes b
 let source = null;
 let timer = null; // the latest timer message, and when it came (performance.now())
 let frame = 0; // the bar's next animation frame, while one is asked for
-let settingsModel = null;
-let settings = {};
 let launcherText = "";
 let linkDown = false;
 
@@ -27,16 +24,16 @@ function connect() {
   source = new EventSource(url);
   source.onopen = () => {
     turnedAway = false;
-    text($("link"), "live");
+    text($("link"), _("live"));
     loadRemote(); // a restart, or an expiry while away, signed this page out
   };
   source.onerror = () => {
-    if (!turnedAway) text($("link"), "reconnecting…");
+    if (!turnedAway) text($("link"), _("reconnecting…"));
     if (source.readyState === EventSource.CLOSED) { // refused outright: ask why, then again
       source = null;
       loadRemote().then((remote) => {
         if (remote.view_needs_password && !remote.signed_in) {
-          text($("link"), "sign in to see the table");
+          text($("link"), _("sign in to see the table"));
         } else {
           setTimeout(connect, 2000);
         }
@@ -45,7 +42,7 @@ function connect() {
   };
   source.addEventListener("refused", (m) => {
     turnedAway = true;
-    text($("link"), `${JSON.parse(m.data).error} (trying again)`);
+    text($("link"), _("{reason} (trying again)", { reason: JSON.parse(m.data).error }));
   });
   source.addEventListener("signed_out", () => loadRemote());
   source.addEventListener("state", (m) => showState(JSON.parse(m.data)));
@@ -58,25 +55,31 @@ function connect() {
 }
 
 function showState(state) {
-  const phase = { seating: "Seating: press your button to join", turn: "Playing", slap: "SLAP race!",
-    notice: "Playing", paused: "Paused", round_over: "Round over", extreme: "Extreme" }[state.phase] || state.phase;
-  text($("phase"), `${phase} · mode ${state.mode}${state.asleep ? " · asleep" : ""}`);
+  const phase = { seating: _("Seating: press your button to join"), turn: _("Playing"), slap: _("SLAP race!"),
+    notice: _("Playing"), paused: _("Paused"), round_over: _("Round over"), extreme: modeName("extreme") }[state.phase]
+    || state.phase;
+  const mode = modeName(state.mode);
+  text($("phase"), state.asleep ? _("{phase} · mode {mode} · asleep", { phase, mode })
+    : _("{phase} · mode {mode}", { phase, mode }));
   showNames(state.names || {});
   document.body.dataset.phase = state.phase;
+  const owed = { owed: state.owed };
   const launcher = {
-    none: "No launcher on this table.",
-    idle: "Ready.",
-    dispensing: `Dealing: ${state.owed} owed.`,
-    jam: `JAM: clear the slot, then OK. ${state.owed} owed.`,
-    empty: `Empty: refill the hopper, then OK. ${state.owed} owed.`,
+    none: _("No launcher on this table."),
+    idle: _("Ready."),
+    dispensing: _("Dealing: {owed} owed.", owed),
+    jam: _("JAM: clear the slot, then OK. {owed} owed.", owed),
+    empty: _("Empty: refill the hopper, then OK. {owed} owed.", owed),
   }[state.launcher] || state.launcher;
-  launcherText = `${launcher} ${state.cards_dispensed} dealt, ${state.jams} jam${state.jams === 1 ? "" : "s"}.`;
+  const counts = ngettext("{dealt} dealt, {n} jam.", "{dealt} dealt, {n} jams.", state.jams,
+    { dealt: state.cards_dispensed });
+  launcherText = _("{launcher} {counts}", { launcher, counts });
   $("launcher").dataset.state = state.launcher;
   showLauncher();
 }
 
 function showLauncher() {
-  const down = linkDown ? "Link to the launcher down: cards wait. " : "";
+  const down = linkDown ? _("Link to the launcher down: cards wait.") + " " : "";
   text($("launcher"), down + launcherText);
   $("launcher").dataset.link = linkDown ? "down" : "up";
 }
@@ -96,7 +99,7 @@ function showBoard(board) {
     item.dataset.pattern = light.pattern;
     text(item.children[0], light.label);
     item.dataset.seat = light.seat;
-    item.dataset.meaning = light.meaning;
+    item.dataset.meaning = translated(light.meaning);
     labelSeat(item);
   });
   buildNames(board.lights.length);
@@ -111,9 +114,15 @@ function showTimer() {
   box.hidden = false;
   const elapsed = timer.running ? (performance.now() - timer.at) / 1000 : 0;
   const left = timer.left === null ? null : Math.max(timer.left - elapsed, 0);
-  const paused = timer.running ? "" : " (paused)";
-  text($("turn-text"), left === null ? `${who(timer.seat)}'s turn: time hidden${paused}`
-    : `${who(timer.seat)}'s turn: ${Math.ceil(left)} s left${paused}`);
+  const fields = { name: who(timer.seat), seconds: Math.ceil(left) };
+  let turn;
+  if (timer.running) {
+    turn = left === null ? _("{name}'s turn: time hidden", fields) : _("{name}'s turn: {seconds} s left", fields);
+  } else {
+    turn = left === null ? _("{name}'s turn: time hidden (paused)", fields)
+      : _("{name}'s turn: {seconds} s left (paused)", fields);
+  }
+  text($("turn-text"), turn);
   const bar = $("bar");
   const warning = timer.warning || (left !== null && left <= 2);
   bar.classList.toggle("warning", warning);
@@ -145,16 +154,19 @@ function showSlap(event) {
   const list = $("slap");
   list.replaceChildren(...event.order.map((press) => {
     const item = document.createElement("li");
-    item.textContent = `${who(press.seat)}: ${press.ms} ms${press.tie ? " (tie)" : ""}`;
+    const fields = { name: who(press.seat), ms: press.ms };
+    item.textContent = press.tie ? _("{name}: {ms} ms (tie)", fields) : _("{name}: {ms} ms", fields);
     return item;
   }));
   for (const seat of event.slowest.filter((s) => !event.order.some((p) => p.seat === s && p.ms !== null))) {
     const item = document.createElement("li");
-    item.textContent = `${who(seat)}: no press`;
+    item.textContent = _("{name}: no press", { name: who(seat) });
     list.append(item);
   }
   const slowest = document.createElement("li");
-  slowest.textContent = `Slowest: ${event.slowest.map(who).join(", ")} draws ${event.penalty}`;
+  const fields = { names: seatList(event.slowest, who), cards: cards(event.penalty) };
+  slowest.textContent = event.slowest.length > 1 ? _("Slowest: {names} draw {cards}", fields)
+    : _("Slowest: {names} draws {cards}", fields);
   slowest.className = "slowest";
   list.append(slowest);
   $("slap-none").hidden = true;
@@ -162,18 +174,24 @@ function showSlap(event) {
 
 function showHit(event) {
   const item = document.createElement("li");
-  const hit = event.seat === null ? "A hit" : who(event.seat);
-  item.textContent = event.cards ? `${hit}: ${event.cards} card${event.cards > 1 ? "s" : ""}` : `${hit}: nothing`;
+  const hit = event.seat === null ? _("A hit") : who(event.seat);
+  item.textContent = event.cards ? ngettext("{name}: {n} card", "{name}: {n} cards", event.cards, { name: hit })
+    : _("{name}: nothing", { name: hit });
   $("hits").prepend(item);
   while ($("hits").children.length > HITS_SHOWN) $("hits").lastChild.remove();
 }
 
 function showRound(event) {
   $("round").hidden = false;
-  text($("round-winner"), event.winner === null ? "Ended before anyone went out." : `${who(event.winner)} won.`
-    + (event.places.length ? ` Places: ${event.places.map(who).join(", ")}.` : ""));
-  const head = ["Player", "Turns", "Avg turn s", "Timeouts", "SLAPs lost", "SLAP best ms", "Cards"];
-  const rows = event.seats.map((s) => [s.name || `Seat ${s.seat}`, s.turns, s.average_turn ?? "–", s.timeouts,
+  let winner = _("Ended before anyone went out.");
+  if (event.winner !== null) {
+    const fields = { name: who(event.winner), places: event.places.map(who).join(_(", ")) };
+    winner = event.places.length ? _("{name} won. Places: {places}.", fields) : _("{name} won.", fields);
+  }
+  text($("round-winner"), winner);
+  const head = [_("Player"), _("Turns"), _("Avg turn s"), _("Timeouts"), _("SLAPs lost"), _("SLAP best ms"),
+    _("Cards")];
+  const rows = event.seats.map((s) => [s.name || seatName(s.seat), s.turns, s.average_turn == null ? "–" : decimal(s.average_turn, 3), s.timeouts,
     s.slaps_lost, s.slap_best_ms ?? "–", s.launcher_cards]);
   const table = $("round-table");
   table.replaceChildren();
@@ -182,200 +200,11 @@ function showRound(event) {
   rows.forEach((r) => { const row = table.insertRow(); r.forEach((c) => { row.insertCell().textContent = String(c); }); });
 }
 
-// -- the remote ----------------------------------------------------------------------
-
-// Each answer shows beside the control that asked: in the answer line of that control's row.
-function say(row, message, refused) {
-  let answer = row.querySelector(":scope > .answer");
-  if (!answer) {
-    answer = document.createElement("p");
-    answer.className = "answer";
-    answer.setAttribute("role", "status");
-    answer.setAttribute("aria-live", "polite");
-    row.append(answer);
-  }
-  text(answer, message);
-  answer.classList.toggle("refused", Boolean(refused));
-}
-
-class Refused extends Error {
-  constructor(message, status) { super(message); this.status = status; }
-}
-
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    credentials: "same-origin",
+wordsReady.then(() => {
+  offerLanguages($("language"));
+  wire();
+  loadRemote().then((remote) => {
+    if (!remote.view_needs_password || remote.signed_in) connect();
+    else text($("link"), _("sign in to see the table"));
   });
-  const answer = await response.json().catch(() => ({ error: `${response.status}` }));
-  if (!response.ok) throw new Refused(answer.error || `${response.status}`, response.status);
-  return answer;
-}
-
-async function loadRemote() {
-  const response = await fetch("/remote", { credentials: "same-origin" });
-  const remote = await response.json();
-  settingsModel = remote;
-  $("remote-off").hidden = remote.password_set;
-  $("jump").hidden = !remote.signed_in;
-  if (remote.signed_in) {
-    putSignInBack();
-    $("controls").hidden = false;
-    if (!$("settings").children.length) buildControls(remote);
-  } else if (remote.password_set && (!$("controls").hidden || $("login").hidden)) {
-    // Signed out (here, elsewhere, by a restart or an expiry): the form takes the
-    // controls' place, and the operator's eyes if they were on them.
-    const looking = inView($("controls")) || inView($("remote-title"));
-    $("controls").hidden = true;
-    putSignInBack();
-    $("settings").replaceChildren();
-    showSignIn(null, looking);
-  }
-  return remote;
-}
-
-// The sign-in form's home: the top of the page, the first thing a phone shows.
-function putSignInBack() {
-  $("login").hidden = true;
-  $("login").querySelector(".answer")?.remove();
-  $("top").prepend($("login"));
-}
-
-// The sign-in form right after `place` (a control that was refused for want of it), or at
-// the top; focused (and so on a phone's screen) if `looking`.
-function showSignIn(place, looking) {
-  const form = $("login");
-  if (place) place.after(form);
-  else $("top").prepend(form);
-  form.hidden = false;
-  if (looking) {
-    $("password").focus({ preventScroll: true });
-    form.scrollIntoView({ block: "nearest" });
-  }
-}
-
-function inView(element) {
-  if (element.hidden || !element.getClientRects().length) return false;
-  const box = element.getBoundingClientRect();
-  return box.bottom > 0 && box.top < window.innerHeight;
-}
-
-// A control's request, answered beside it; "sign in first" brings the form there.
-async function ask(row, path, body, done) {
-  try {
-    const answer = await post(path, body);
-    // The table was there already, or did less than asked (a dispense cut short): it says.
-    say(row, answer.said || done, answer.whole === false);
-    return answer;
-  } catch (err) {
-    say(row, err.message, true);
-    if (err.status === 401) showSignIn(row, true);
-    throw err;
-  }
-}
-
-function buildControls(remote) {
-  const box = $("settings");
-  box.replaceChildren();
-  for (const setting of remote.settings) {
-    const row = document.createElement("div");
-    row.className = "setting";
-    const label = document.createElement("label");
-    label.htmlFor = `set-${setting.key}`;
-    label.textContent = setting.label;
-    const select = document.createElement("select");
-    select.id = `set-${setting.key}`;
-    select.name = setting.key;
-    for (const option of setting.options) {
-      const item = document.createElement("option");
-      item.value = JSON.stringify(option.value);
-      item.textContent = option.text;
-      select.append(item);
-    }
-    // What the chosen value does, as the LCD menu says it while a value is chosen.
-    const about = document.createElement("p");
-    about.className = "about";
-    about.id = `about-${setting.key}`;
-    select.setAttribute("aria-describedby", about.id);
-    select.addEventListener("change", () => {
-      explain(setting, select);
-      change(setting, select, row);
-    });
-    row.append(label, select, about);
-    box.append(row);
-  }
-  const dispense = $("dispense");
-  $("dispense-box").hidden = !remote.dispense;
-  if (remote.dispense) {
-    dispense.replaceChildren(...Array.from({ length: remote.dispense.max }, (_, i) => {
-      const item = document.createElement("option");
-      item.value = String(i + 1);
-      item.textContent = `${i + 1} card${i ? "s" : ""}`;
-      return item;
-    }));
-  }
-  showSettings(settings);
-}
-
-function explain(setting, select) {
-  const option = setting.options.find((o) => JSON.stringify(o.value) === select.value);
-  text($(`about-${setting.key}`), option ? option.about : setting.about);
-}
-
-async function change(setting, select, row) {
-  const chosen = `${setting.label}: ${select.selectedOptions[0].textContent}`;
-  await ask(row, "/settings", { [setting.key]: JSON.parse(select.value) }, chosen)
-    .catch(() => showSettings(settings));
-}
-
-function showSettings(values) {
-  settings = values;
-  for (const [key, value] of Object.entries(values)) {
-    const select = $(`set-${key}`);
-    if (!select) continue;
-    select.value = JSON.stringify(value);
-    const setting = settingsModel?.settings?.find((s) => s.key === key);
-    if (setting) explain(setting, select);
-  }
-}
-
-function command(row, action, extra = {}) {
-  ask(row, "/command", { action, ...extra }, `Done: ${action.replace("_", " ")}`).catch(() => {});
-}
-
-function wire() {
-  $("login").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const password = $("password").value;
-    $("password").value = "";
-    try {
-      await post("/login", { password });
-      await loadRemote();
-      say($("actions"), "Signed in.");
-      if (source) source.close(); // again, as this session's: its end reaches this page
-      connect();
-    } catch (err) {
-      say($("login"), err.message, true);
-    }
-  });
-  $("logout").addEventListener("click", async () => {
-    await post("/logout", {}).catch(() => {});
-    await loadRemote();
-    say($("login"), "Signed out.");
-  });
-  for (const button of document.querySelectorAll("button[data-action]")) {
-    button.addEventListener("click", () => {
-      $("confirm").hidden = true;
-      command($("actions"), button.dataset.action);
-    });
-  }
-  $("new-round").addEventListener("click", () => { $("confirm").hidden = false; $("confirm-yes").focus(); });
-  $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
-  $("deal").addEventListener("click", () => command($("dispense-box"), "dispense", { cards: Number($("dispense").value) }));
-}
-
-wire();
-loadRemote().then((remote) => {
-  if (!remote.view_needs_password || remote.signed_in) connect();
-  else text($("link"), "sign in to see the table");
 });

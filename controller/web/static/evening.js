@@ -10,15 +10,15 @@ let seatCount = 0;
 
 // A seat as the page names it: its player's name, or "Seat 3".
 function who(seat) {
-  return names[seat] || `Seat ${seat}`;
+  return names[seat] || seatName(seat);
 }
 
 // A seat's words on the page: its player's name, and what its light means.
 function labelSeat(item) {
   const seat = Number(item.dataset.seat);
   const meaning = item.dataset.meaning;
-  text(item.children[1], names[seat] ? `${names[seat]}: ${meaning}` : meaning);
-  item.setAttribute("aria-label", `${who(seat)}: ${meaning}`);
+  text(item.children[1], names[seat] ? _("{name}: {meaning}", { name: names[seat], meaning }) : meaning);
+  item.setAttribute("aria-label", _("{name}: {meaning}", { name: who(seat), meaning }));
 }
 
 function showNames(kept) {
@@ -40,18 +40,21 @@ function buildNames(count) {
   if (count === seatCount) return;
   seatCount = count;
   const box = $("names");
-  box.replaceChildren(...Array.from({ length: count }, (_, i) => {
+  box.replaceChildren(...Array.from({ length: count }, (unused, i) => {
     const seat = i + 1;
     const row = document.createElement("form");
     row.className = "row name";
-    row.innerHTML = `<label for="name-${seat}">Seat ${seat}</label>`
-      + `<input id="name-${seat}" data-seat="${seat}" maxlength="12" autocomplete="off" placeholder="no name">`
-      + `<button type="submit" id="name-save-${seat}">Save name</button>`;
+    row.innerHTML = `<label for="name-${seat}"></label>`
+      + `<input id="name-${seat}" data-seat="${seat}" maxlength="12" autocomplete="off">`
+      + `<button type="submit" id="name-save-${seat}"></button>`;
+    row.querySelector("label").textContent = seatName(seat);
+    row.querySelector("input").placeholder = _("no name");
+    row.querySelector("button").textContent = _("Save name");
     row.querySelector("input").value = names[seat] || "";
     row.addEventListener("submit", (e) => {
       e.preventDefault();
       const name = row.querySelector("input").value.trim();
-      const done = name ? `Seat ${seat} is ${name}.` : `Seat ${seat} has no name.`;
+      const done = name ? _("Seat {seat} is {name}.", { seat, name }) : _("Seat {seat} has no name.", { seat });
       ask(row, "/command", { action: "name", seat, name }, done).catch(() => {});
     });
     return row;
@@ -67,13 +70,13 @@ function showScore(score) {
   const box = $("score-box");
   box.hidden = !score.target || !score.totals.length;
   text($("score-target"), String(score.target));
-  const won = score.won === null ? "" : `${who(score.won)} wins the game with `
-    + `${score.totals.find((t) => t.seat === score.won).total} points!`;
+  const won = score.won === null ? "" : _("{name} wins the game with {total} points!",
+    { name: who(score.won), total: score.totals.find((t) => t.seat === score.won).total });
   text($("game-won"), won);
   const table = $("score-table");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const title of ["Player", "Total", "This round"]) {
+  for (const title of [_("Player"), _("Total"), _("This round")]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = title;
@@ -86,8 +89,9 @@ function showScore(score) {
     row.insertCell().textContent = who(entry.seat);
     row.insertCell().textContent = String(entry.total);
     let now = "";
-    if (round && entry.seat === round.winner) now = `won: +${round.points.reduce((s, p) => s + p.points, 0)}`;
-    else if (round) now = round.waiting.includes(entry.seat) ? "points to enter" : "";
+    if (round && entry.seat === round.winner) {
+      now = _("won: +{points}", { points: round.points.reduce((s, p) => s + p.points, 0) });
+    } else if (round) now = round.waiting.includes(entry.seat) ? _("points to enter") : "";
     row.insertCell().textContent = now;
   }
   showPoints(round);
@@ -101,8 +105,9 @@ function showPoints(round) {
   $("points-help").hidden = !open;
   $("jump-points").hidden = !open;
   if (!open) { box.replaceChildren(); return; }
-  text($("points-help"), `${who(round.winner)} won the round: enter the card points left in each other hand `
-    + "(numbers at face value, action cards 20, wilds 50). An entry again corrects it, until the next round starts.");
+  text($("points-help"), _("{name} won the round: enter the card points left in each other hand (numbers at "
+    + "face value, action cards 20, wilds 50). An entry again corrects it, until the next round starts.",
+  { name: who(round.winner) }));
   const seats = [...round.waiting, ...round.points.map((p) => p.seat)].sort((a, b) => a - b);
   if (box.dataset.round !== JSON.stringify([round.winner, seats])) {
     box.dataset.round = JSON.stringify([round.winner, seats]);
@@ -120,11 +125,13 @@ function pointsRow(seat) {
   row.className = "row points";
   row.innerHTML = `<label for="points-${seat}" id="points-label-${seat}"></label>`
     + `<input id="points-${seat}" type="number" inputmode="numeric" min="0" max="999" step="1" required>`
-    + `<button type="submit" id="points-save-${seat}">Enter</button>`;
+    + `<button type="submit" id="points-save-${seat}"></button>`;
+  row.querySelector("button").textContent = _("Enter");
   row.addEventListener("submit", (e) => {
     e.preventDefault();
     const points = Number(row.querySelector("input").value);
-    ask(row, "/command", { action: "points", seat, points }, `${who(seat)}: ${points} points.`).catch(() => {});
+    const done = ngettext("{name}: {n} point.", "{name}: {n} points.", points, { name: who(seat) });
+    ask(row, "/command", { action: "points", seat, points }, done).catch(() => {});
   });
   return row;
 }

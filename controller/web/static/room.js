@@ -6,10 +6,6 @@
 const $ = (id) => document.getElementById(id);
 const EVENTS_SHOWN = 6;
 const QUIET = new Set(["card_out"]); // too many to read from the sofa
-const PHASES = {
-  seating: "Press your button to join", slap: "SLAP!", paused: "Paused", round_over: "Round over",
-  extreme: "Press the launcher", turn: "",
-};
 
 let state = null;
 let board = null;
@@ -20,10 +16,11 @@ let offlineSince = null;
 let winner = null; // the last round's, said in the middle while its round is over
 let score = null; // the game to target_score, from the standings: totals and a game won
 let frame = 0; // the countdown's next animation frame, while one is asked for
+let news = ""; // the latest event's sentence: what a notice is about
 
 // A seat as the room calls it: its player's name, or "Seat 3".
 function who(seat) {
-  return (state && state.names && state.names[seat]) || `Seat ${seat}`;
+  return (state && state.names && state.names[seat]) || seatName(seat);
 }
 
 function totalOf(seat) {
@@ -44,7 +41,7 @@ function connect() {
     // Refused outright: the table may want its viewers signed in (on its own page).
     fetch("/remote", { credentials: "same-origin" }).then((r) => r.json()).then((remote) => {
       if (remote.view_needs_password && !remote.signed_in) {
-        text($("offline"), "sign in on the table's page to see it here");
+        text($("offline"), _("sign in on the table's page to see it here"));
       }
     }, () => {}).finally(() => setTimeout(connect, 2000));
   };
@@ -69,7 +66,7 @@ function online(up) {
   offline.hidden = up;
   if (!up) {
     const at = offlineSince.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
-    text(offline, `table offline since ${at}`);
+    text(offline, _("table offline since {time}", { time: at }));
   }
 }
 
@@ -100,18 +97,19 @@ function showSeats() {
     item.dataset.pattern = light.pattern;
     item.dataset.seated = state.seats.includes(light.seat) ? "yes" : "no";
     text(item.children[0], who(light.seat));
-    text(item.children[1], light.meaning);
+    text(item.children[1], translated(light.meaning));
     const total = totalOf(light.seat);
-    text(item.children[2], total === null ? "" : `${total} points`);
+    text(item.children[2], total === null ? "" : ngettext("{n} point", "{n} points", total));
   });
 }
 
 function showAlarm() {
   const alarm = $("alarm");
   let message = "";
-  if (state.launcher === "jam") message = `Launcher jammed: clear the slot, then OK (${state.owed} to come)`;
-  else if (state.launcher === "empty") message = `Launcher empty: refill the hopper, then OK (${state.owed} to come)`;
-  else if (board.launcher_link === false) message = "Launcher unplugged: its cards wait";
+  const owed = { owed: state.owed };
+  if (state.launcher === "jam") message = _("Launcher jammed: clear the slot, then OK ({owed} to come)", owed);
+  else if (state.launcher === "empty") message = _("Launcher empty: refill the hopper, then OK ({owed} to come)", owed);
+  else if (board.launcher_link === false) message = _("Launcher unplugged: its cards wait");
   alarm.hidden = !message;
   text(alarm, message);
 }
@@ -131,11 +129,14 @@ function showCentre() {
     }
   }
   text($("count"), count);
-  // A notice (a timeout, a SLAP's result, the launcher's news) reads as the LCD says it.
-  const notice = board ? board.lcd[0].trim() : "";
+  // A notice (a timeout, a SLAP's result, the launcher's news) reads as the event that
+  // brought it, in the screen's language (the LCD may show another).
   const gameWon = over && score && score.won !== null && score.won === winner;
-  text($("what"), gameWon ? `wins the game: ${totalOf(winner)} points!` : over && winner !== null ? "won the round!"
-    : state.phase === "notice" ? notice : PHASES[state.phase] ?? state.phase);
+  const phases = { seating: _("Press your button to join"), slap: "SLAP!", paused: _("Paused"),
+    round_over: _("Round over"), extreme: _("Press the launcher"), turn: "" };
+  text($("what"), gameWon ? _("wins the game: {total} points!", { total: totalOf(winner) })
+    : over && winner !== null ? _("won the round!")
+      : state.phase === "notice" ? news : phases[state.phase] ?? state.phase);
 }
 
 function showEvent(event) {
@@ -146,16 +147,19 @@ function showEvent(event) {
   if (event.type === "round_started") winner = null;
   if (QUIET.has(event.type)) return;
   const item = document.createElement("li");
-  item.textContent = sentence(event, who);
+  news = sentence(event, who);
+  item.textContent = news;
   const events = $("events");
   events.prepend(item);
   while (events.children.length > EVENTS_SHOWN) events.lastChild.remove();
+  showCentre();
 }
 
 function showSlap(event) {
-  const rows = event.order.map((press) => [press.seat, `${press.ms} ms${press.tie ? " (tie)" : ""}`]);
+  const rows = event.order.map((press) => [press.seat,
+    press.tie ? _("{ms} ms (tie)", { ms: press.ms }) : _("{ms} ms", { ms: press.ms })]);
   for (const seat of event.slowest) {
-    if (!event.order.some((p) => p.seat === seat)) rows.push([seat, "no press"]);
+    if (!event.order.some((p) => p.seat === seat)) rows.push([seat, _("no press")]);
   }
   $("slap").replaceChildren(...rows.map(([seat, time], i) => {
     const item = document.createElement("li");
@@ -181,7 +185,8 @@ function showStandings(standings) {
   const table = $("standings");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const title of [...(scored ? ["Player", "Points"] : ["Player"]), "Wins", "Rounds", "Timeouts", "Best SLAP"]) {
+  const titles = [_("Player"), ...(scored ? [_("Points")] : []), _("Wins"), _("Rounds"), _("Timeouts"), _("Best SLAP")];
+  for (const title of titles) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = title;
@@ -189,7 +194,7 @@ function showStandings(standings) {
   }
   for (const s of seats) {
     const row = table.insertRow();
-    const best = s.slap_best_ms === null ? "–" : `${s.slap_best_ms} ms`;
+    const best = s.slap_best_ms === null ? "–" : _("{ms} ms", { ms: s.slap_best_ms });
     const points = scored ? [totalOf(s.seat) ?? 0] : [];
     for (const value of [who(s.seat), ...points, s.wins, s.rounds, s.timeouts, best]) {
       row.insertCell().textContent = String(value);
@@ -197,4 +202,9 @@ function showStandings(standings) {
   }
 }
 
-connect();
+wordsReady.then(() => {
+  // The settings' labels in the screen's language, for "Settings changed".
+  fetch(`/remote?lang=${language}`, { credentials: "same-origin" }).then((r) => r.json())
+    .then((remote) => nameSettings(remote.settings), () => {});
+  connect();
+});

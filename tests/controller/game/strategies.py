@@ -56,6 +56,8 @@ game_settings = st.fixed_dictionaries(
         "handicap_seat2": st.sampled_from([0, 3]),
         "finish": st.sampled_from(["first", "places", "places"]),
         "target_score": st.sampled_from([0, 100, 500]),
+        # Every text the LCD shows, in each language it shows (Chinese shows English there).
+        "language": st.sampled_from(["en", "de"]),
     }
 )
 gaps = st.sampled_from([0.0, 0.0005, 0.01, 0.1, 0.3, 0.6, 1.0, 2.0, 2.5, 5.0, 30.0, 90.0])

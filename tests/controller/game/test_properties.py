@@ -6,6 +6,7 @@ import random
 from hypothesis import HealthCheck, event, given, settings
 
 from controller.game import Announce, Phase, Sound, next_wakeup, render, replay
+from controller.game.lcd_charset import can_show
 from controller.game.state import ROUND_PHASES
 from controller.shell.tunes import TUNES
 from hardware.patterns import Pattern
@@ -21,7 +22,7 @@ TURN_LIT = LIT | {"blink"}  # in a turn, a seat picked again blinks for a moment
 def check(table, effects, now):
     view = render(table)
     assert len(view.lights) == table.stations and set(view.lights) <= PATTERNS
-    assert all(len(line) <= 16 for line in view.lines)
+    assert all(len(line) <= 16 and can_show(line) for line in view.lines), view.lines
     lit = [n for n, p in enumerate(view.lights, start=1) if p in LIT]
     if table.phase is Phase.TURN:
         lit = [n for n, p in enumerate(view.lights, start=1) if p in TURN_LIT]

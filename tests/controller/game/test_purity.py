@@ -32,9 +32,12 @@ ALLOWED = {
     "types",
     "unicodedata",  # players' names: their characters' categories, composed as NFC
     "typing",
+    "gettext",  # the LCD's texts, in the table's language: read once, like a module
+    "controller.catalogs",
     "controller.errors",
     "controller.requests",
     "controller.settings",
+    "controller.settings.meanings",
 }
 
 

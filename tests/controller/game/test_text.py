@@ -5,9 +5,11 @@ import re
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from controller.catalogs import ON_THE_LCD
 from controller.game.launch import fault_lines
-from controller.game.state import MAX_OWED, Delivery, Launcher
+from controller.game.state import MAX_OWED, Delivery, Launcher, Table
 from controller.game.text import COLUMNS, row
+from controller.settings import Settings
 
 labels = st.sampled_from(["press OK", "slaps", "Seat", "avg turn", "late", "x"])
 counts = st.integers(0, 10**6)
@@ -29,4 +31,16 @@ def test_a_row_that_fits_is_left_and_right_with_spaces_between():
 
 def test_the_most_a_launcher_can_owe_shows_whole_on_its_fault_line():
     launcher = Launcher(queue=(Delivery(1, MAX_OWED, "hit"),), fault="jam")
-    assert fault_lines(launcher) == ("JAM: clear slot", "pres OK 108 owed")
+    table = Table(settings=Settings(), stations=4, launcher=launcher)
+    assert fault_lines(table) == ("JAM: clear slot", "pres OK 108 owed")
+
+
+def test_the_fault_line_names_the_button_to_press_in_every_language_of_the_lcd():
+    # Squeezed, a row's first word gives up its letters first: the button's name must not
+    # be that word ("OK drücken" became "drücke  12 offen").
+    for language in ON_THE_LCD:
+        for owed in (1, 12, MAX_OWED):
+            launcher = Launcher(queue=(Delivery(1, owed, "hit"),), fault="empty")
+            table = Table(settings=Settings({"language": language}), stations=4, launcher=launcher)
+            _, line = fault_lines(table)
+            assert len(line) == COLUMNS and "OK" in line.split(), (language, line)

@@ -15,6 +15,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from tests.ports import free_port
+
 OPERATOR = "operator"  # Home Assistant, the fleet command, a scoreboard: reads and writes all
 PASSWORD = "s3cret-Pa55"  # every account's, in these tests
 ACL = """\
@@ -47,12 +49,6 @@ def password_line(user: str, password: str) -> str:
 def _die_with_parent() -> None:
     """In the broker's process: end with the test run, even one that is killed."""
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Broker:

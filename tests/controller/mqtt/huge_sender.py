@@ -1,7 +1,7 @@
 """Sends huge messages to a table, from a process of its own so that building and sending
-them costs the table's process nothing. Run by test_hostile_messages.py:
+them costs the table's process nothing. Run by test_hostile_messages.py, from the repository:
 
-    python huge_sender.py PORT TABLE_ID SIZE...
+    python -m tests.controller.mqtt.huge_sender PORT TABLE_ID SIZE...
 
 Connects as the operator and subscribes to the table's two inbound topics itself (with no
 limit on packet size), prints "ready", waits for a line on stdin, then publishes one message
@@ -16,10 +16,11 @@ import queue
 import sys
 
 import paho.mqtt.client as mqtt
-from broker import OPERATOR, PASSWORD
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+
+from tests.controller.mqtt.broker import OPERATOR, PASSWORD
 
 WAIT = 120.0  # seconds: only a limit for a broker that never answers
 

@@ -217,12 +217,14 @@ async def flood_while_dealing(directory: Path, passes: LoopPasses) -> None:
             asked = 2
             sender = await asyncio.create_subprocess_exec(
                 sys.executable,
-                str(Path(__file__).with_name("huge_sender.py")),
+                "-m",
+                "tests.controller.mqtt.huge_sender",
                 str(broker.port),
                 "table21",
                 *map(str, sizes),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
+                cwd=Path(__file__).parents[3],  # the repository: `tests` is a package there
             )
             assert sender.stdin is not None and sender.stdout is not None
             async with asyncio.timeout(WAIT):

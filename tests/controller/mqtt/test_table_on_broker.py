@@ -15,8 +15,8 @@ import pytest
 from controller.config import Config
 from controller.settings import Settings
 from controller.simulation.table import SimTable
+from tests.ports import free_port
 
-from .broker import free_port
 from .conftest import WAIT, next_on, operator, table_mqtt
 
 pytestmark = pytest.mark.usefixtures("broker")

@@ -22,7 +22,10 @@ SHOTS = os.environ.get("WEB_SCREENSHOTS")
 A11Y = (Path(__file__).parent / "a11y.js").read_text()  # contrast and labels: a list of faults
 
 
-def chromium(width: int = 1000, height: int = 1400) -> webdriver.Chrome:
+def chromium(
+    width: int = 1000, height: int = 1400, languages: str = "en-US,en"
+) -> webdriver.Chrome:
+    """Chromium, its window `width` x `height`, its reader's `languages` (Accept-Language)."""
     browser = shutil.which("chromium")
     driver = shutil.which("chromedriver")
     if browser is None or driver is None:
@@ -42,6 +45,7 @@ def chromium(width: int = 1000, height: int = 1400) -> webdriver.Chrome:
         f"--window-size={width},{height}",
     ):
         options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     return webdriver.Chrome(options=options, service=Service(executable_path=driver))
 
 

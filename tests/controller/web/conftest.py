@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 
 from controller.config import Config, WebConfig
 from controller.web.password import write_hash
+from tests.ports import free_port
 
 PASSWORD = "table-night-42"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def password_file(directory: Path) -> Path:

@@ -13,7 +13,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from .conftest import free_port, password_file
+from tests.ports import free_port
+
+from .conftest import password_file
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[2]
@@ -112,3 +114,9 @@ class RunningTable:
             self.process.kill()
             self.process.wait()
         return "".join(self.log)
+
+    def stop_without_fault(self) -> str:
+        """Stop the table, which must have logged no traceback; its log."""
+        log = self.stop()
+        assert "Traceback" not in log, log[max(log.find("Traceback") - 400, 0) :]  # whole, to read
+        return log

@@ -9,8 +9,7 @@ import controller.tui
 from controller.commands.cli import main
 from controller.config import Config, WebConfig
 from controller.tui.app import TableApp
-
-from .conftest import free_port
+from tests.ports import free_port
 
 
 def test_flashtable_sim_serves_the_page_on_this_machine_unless_the_config_says(

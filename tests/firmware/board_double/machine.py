@@ -3,8 +3,9 @@ MicroPython's unix port (tests/firmware/pico_double.py starts it, with run_main.
 
 The pins, the PWM, the timer, the watchdog and the scratch registers are the launcher's
 mechanics in the test's process, over two TCP connections: `events` brings each edge of an
-input pin, each tick of a timer and each stall of the main loop; `writes` takes every PWM
-duty and scratch word written, in the order they are written, from either thread.
+input pin, each tick of a timer, each stall of the main loop and the mechanics' time;
+`writes` takes every PWM duty and scratch word written, in the order they are written, from
+either thread.
 
 A thread of this process stands for the interrupt controller. At an edge of a pin with an
 interrupt, or a timer's tick, the mechanics wait while it runs the handler, with the heap
@@ -13,17 +14,19 @@ locked, as a hard interrupt runs (an allocation raises MemoryError), and with
 its end mark ("K"), and the mechanics apply them at the edge's time: the handler acts where
 the board's would, whatever the main loop is doing.
 
-`disable_irq` asks the mechanics to come up to the present ("I": every edge before it has run
-its handler) and to stand still until `enable_irq` ("U"); it returns once they hold ("A").
-What the main loop writes in between takes effect at that moment. On the RP2040 a handler runs
-within microseconds of its edge, and the main loop's look at the gate and its write to the
-motor take microseconds with interrupts off: so every edge comes either before the main loop
-looks or after its write has taken effect, never in between, and no write takes effect
-before the main loop made it. The mechanics' thread, starved of the processor on a loaded
-machine, runs behind the interpreter's clock: without the hold, a write of the main loop
-took effect at whatever edge's or tick's time the mechanics had reached when it came (up to
-a tenth of a second early, or as late), and the edges the firmware heard no longer followed
-its writes in time.
+The main loop's clock is the mechanics' (ticks.py): they tell it their time every
+millisecond and at each edge and tick, once its handler has run, so the main loop never
+reads a moment whose edges its interrupts have not seen, as on the RP2040, whose interrupts
+never lag. The mechanics' thread, starved of the processor on a loaded machine, falls behind
+the machine's clock; the firmware's time falls behind with it, and a card on its way is
+never a jam.
+
+`disable_irq` tells the mechanics ("I") and returns once they stand still ("A"), where they
+are (they have passed every moment the main loop has read), until `enable_irq` ("U"): what
+the main loop writes in between takes effect at that moment. On the RP2040 the main loop's
+look at the gate and its write to the motor take microseconds with interrupts off: every
+edge comes before the look or after the write, and no write takes effect before the main
+loop made it, nor long after.
 """
 
 import _thread
@@ -65,12 +68,15 @@ def _connect():
 _events = _connect()
 _writes = _connect()
 _writes.write(b"hello\n")
-# The inputs' levels first, then "R": the firmware starts on what the pins read.
+# The inputs' levels and the mechanics' time first, then "R": the firmware starts on them.
 while True:
     _words = _events.readline().split()
     if _words[0] == b"R":
         break
-    _levels[int(_words[1])] = int(_words[2])
+    if _words[0] == b"N":
+        ticks.reach(int(_words[1]))
+    else:
+        _levels[int(_words[1])] = int(_words[2])
 
 
 def _send(line):
@@ -175,7 +181,7 @@ class WDT:
         until = _stall_until[0]
         if until is not None:
             _stall_until[0] = None
-            while ticks.ticks_diff(until, ticks.ticks_us()) > 0:
+            while ticks.ticks_diff(until, ticks.real_us()) > 0:
                 ticks.sleep_ms(1)
 
 
@@ -202,11 +208,14 @@ def _handle(words):
         entry = _irqs.get(number)
         if entry is not None and (entry[2] if level else entry[3]):
             _run(entry[1], entry[0], at)
+        ticks.reach(at)
     elif kind == b"F":
         timer = _timers[int(words[1])]
-        _run(timer._callback, timer, int(words[2]))
+        at = int(words[2])
+        _run(timer._callback, timer, at)
+        ticks.reach(at)
     elif kind == b"P":
-        _stall_until[0] = ticks.ticks_add(ticks.ticks_us(), int(words[1]))
+        _stall_until[0] = ticks.ticks_add(ticks.real_us(), int(words[1]))
 
 
 def _interrupts():
@@ -217,6 +226,9 @@ def _interrupts():
             return
         if line == b"A\n":  # the mechanics hold: the main loop's disable_irq returns
             _held.release()
+            continue
+        if line.startswith(b"N "):  # the mechanics' time: the main loop's clock
+            ticks.reach(int(line.split()[1]))
             continue
         try:
             _handle(line.split())

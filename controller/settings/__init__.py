@@ -10,15 +10,13 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from .errors import CrossedBounds, SettingError, shown
+from ..catalogs import LANGUAGE_NAMES, LANGUAGES, N_, Words, translation
+from ..errors import CrossedBounds, SettingError, shown
+from .meanings import ABOUT, MEANINGS
 
 Value = int | str
 # ASCII digits only ("²" is a digit to str.isdigit), and never so many that int() balks.
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
-
-
-# A unit read for a count of one: "1 card", not "1 cards".
-ONE_OF = {"cards": "card"}
 
 
 @dataclass(frozen=True)
@@ -33,7 +31,7 @@ class Setting:
     @property
     def about(self) -> str:
         """What the setting does, in one line, for wherever it is chosen."""
-        return ABOUT[self.key]
+        return ABOUT[self.key.rstrip("0123456789")]  # handicap_seat3: handicap_seat
 
     def explain(self, value: Value) -> str:
         """The line that says what `value` does: a word option's own, or the setting's."""
@@ -80,13 +78,28 @@ class Setting:
         steps = f" in steps of {step}" if step != 1 else ""
         return f"{numbers[0]}-{numbers[-1]}{unit}{steps}"
 
-    def text(self, value: Value) -> str:
-        """The value as the LCD shows it, with its unit."""
+    def text(self, value: Value, words: Words | None = None) -> str:
+        """The value as the LCD shows it, with its unit, in the language of `words` (English
+        without): "2 cards", "2 Karten"; a language by its own name."""
+        t = words or translation("en")
         if value == 0 and self.zero:
-            return self.zero
-        if not isinstance(value, int) or not self.unit:
-            return str(value)
-        return f"{value} {ONE_OF.get(self.unit, self.unit) if value == 1 else self.unit}"
+            return t.gettext(self.zero)
+        if self.key == "language":
+            return LANGUAGE_NAMES[str(value)]
+        if isinstance(value, str):
+            return t.gettext(value)
+        if self.unit == "cards":
+            return t.ngettext("{n} card", "{n} cards", value).format(n=value)
+        if self.unit == "points":
+            return t.ngettext("{n} point", "{n} points", value).format(n=value)
+        return f"{value} {self.unit}" if self.unit else str(value)
+
+    def label_in(self, words: Words) -> str:
+        """The menu label in the language of `words`: every seat's handicap one text."""
+        seat = self.key.removeprefix("handicap_seat")
+        if seat != self.key:
+            return words.gettext(HANDICAP_LABEL).format(n=seat)
+        return words.gettext(self.label)
 
 
 TIMER_SECONDS = tuple(range(2, 31))
@@ -94,111 +107,50 @@ MAX_SEATS = 8
 PENALTY_CARDS = tuple(range(0, 5))
 BURST_CARDS = tuple(range(1, 13))
 
+HANDICAP_LABEL = N_("Seat {n} handicap")
+
+# Labels and word values in English, marked for the catalogs: shown translated (Setting.text,
+# Setting.label_in); the settings file, MQTT and the config keep the English word.
 SETTINGS: tuple[Setting, ...] = (
-    Setting("mode", "Mode", "table", ("flash", "extreme", "table")),
-    Setting("turn_timer", "Turn timer", 6, ("off", *TIMER_SECONDS, "surprise"), "s"),
-    Setting("surprise_min", "Surprise min", 3, TIMER_SECONDS, "s"),
-    Setting("surprise_max", "Surprise max", 8, TIMER_SECONDS, "s"),
-    Setting("timeout_penalty", "Timeout penalty", 2, PENALTY_CARDS, "cards"),
-    Setting("slap_window", "Slap window", 3, tuple(range(1, 11)), "s"),
-    Setting("slap_penalty", "Slap penalty", 2, PENALTY_CARDS, "cards"),
-    Setting("picker", "Turn picker", "classic", ("classic", "fair")),
-    Setting("jump_in", "Jump-In", "off", ("off", "on")),
+    Setting("mode", N_("Mode"), "table", (N_("flash"), N_("extreme"), N_("table"))),
+    Setting("turn_timer", N_("Turn timer"), 6, (N_("off"), *TIMER_SECONDS, N_("surprise")), "s"),
+    Setting("surprise_min", N_("Surprise min"), 3, TIMER_SECONDS, "s"),
+    Setting("surprise_max", N_("Surprise max"), 8, TIMER_SECONDS, "s"),
+    Setting("timeout_penalty", N_("Timeout penalty"), 2, PENALTY_CARDS, "cards"),
+    Setting("slap_window", N_("Slap window"), 3, tuple(range(1, 11)), "s"),
+    Setting("slap_penalty", N_("Slap penalty"), 2, PENALTY_CARDS, "cards"),
+    Setting("picker", N_("Turn picker"), "classic", (N_("classic"), N_("fair"))),
+    Setting("jump_in", N_("Jump-In"), "off", (N_("off"), N_("on"))),
     # "first": the first player out wins and the round ends; "places": the house rule
     # Weiterspielen, play on until every place is taken.
-    Setting("finish", "Finish", "first", ("first", "places")),
+    Setting("finish", N_("Finish"), "first", (N_("first"), N_("places"))),
     # UNO's official score: first to 500 (0: off).
-    Setting("target_score", "Score to win", 500, (0, *range(100, 1001, 50)), "points", "off"),
-    Setting("hit_ends_turn", "Hit ends turn", "off", ("off", "on")),
-    Setting("sleep_time", "Sleep time", 10, ("off", *range(1, 61)), "min"),
+    Setting(
+        "target_score", N_("Score to win"), 500, (0, *range(100, 1001, 50)), "points", N_("off")
+    ),
+    Setting("hit_ends_turn", N_("Hit ends turn"), "off", (N_("off"), N_("on"))),
+    Setting("sleep_time", N_("Sleep time"), 10, (N_("off"), *range(1, 61)), "min"),
     Setting(
         "launcher_profile",
-        "Launcher",
+        N_("Launcher"),
         "classic",
-        ("classic", "mild", "wild", "ascending", "custom"),
+        (N_("classic"), N_("mild"), N_("wild"), N_("ascending"), N_("custom")),
     ),
-    Setting("custom_chance", "Custom chance", 33, tuple(range(5, 101)), "%"),
-    Setting("custom_min", "Custom min", 1, BURST_CARDS, "cards"),
-    Setting("custom_max", "Custom max", 8, BURST_CARDS, "cards"),
-    Setting("burst_cap", "Burst cap", 12, ("off", *range(1, 31)), "cards"),
-    Setting("jam_time", "Jam time", 800, tuple(range(300, 3001, 100)), "ms"),
-    Setting("volume", "Volume", "high", ("off", "low", "high")),
-    Setting("brightness", "Brightness", 100, tuple(range(10, 101, 10)), "%"),
+    Setting("custom_chance", N_("Custom chance"), 33, tuple(range(5, 101)), "%"),
+    Setting("custom_min", N_("Custom min"), 1, BURST_CARDS, "cards"),
+    Setting("custom_max", N_("Custom max"), 8, BURST_CARDS, "cards"),
+    Setting("burst_cap", N_("Burst cap"), 12, (N_("off"), *range(1, 31)), "cards"),
+    Setting("jam_time", N_("Jam time"), 800, tuple(range(300, 3001, 100)), "ms"),
+    Setting("volume", N_("Volume"), "high", (N_("off"), N_("low"), N_("high"))),
+    Setting("brightness", N_("Brightness"), 100, tuple(range(10, 101, 10)), "%"),
+    Setting("language", N_("Language"), "en", LANGUAGES),
     *(
-        Setting(f"handicap_seat{n}", f"Seat {n} handicap", 0, tuple(range(0, 11)), "s")
+        Setting(f"handicap_seat{n}", HANDICAP_LABEL.format(n=n), 0, tuple(range(0, 11)), "s")
         for n in range(1, MAX_SEATS + 1)
     ),
 )
 
 BY_KEY: Mapping[str, Setting] = {s.key: s for s in SETTINGS}
-
-# What each setting does, and each word option, in one line each: the LCD menu shows the line
-# of the value being chosen, as do the view's help, the web remote and docs/config.md.
-ABOUT: Mapping[str, str] = {
-    "mode": "What the table plays.",
-    "turn_timer": "How long the lit player has to press their button.",
-    "surprise_min": "The shortest secret limit of a surprise turn.",
-    "surprise_max": "The longest secret limit of a surprise turn.",
-    "timeout_penalty": "Cards for a player whose time runs out.",
-    "slap_window": "How long the others have to hit their buttons after a SLAP.",
-    "slap_penalty": "Cards for the slowest player of a SLAP race.",
-    "picker": "How the next player is picked.",
-    "jump_in": "Whether a player may play an identical card out of turn.",
-    "finish": "How a round ends.",
-    "target_score": "The total of card points that wins the game.",
-    "hit_ends_turn": "Whether the lit player's launcher press ends their turn.",
-    "sleep_time": "Minutes without a press before the table pauses and goes dark.",
-    "launcher_profile": "How often the launcher fires, and how many cards.",
-    "custom_chance": "How often a press fires, on the custom profile.",
-    "custom_min": "The smallest burst of the custom profile.",
-    "custom_max": "The largest burst of the custom profile.",
-    "burst_cap": "The most cards one player gets from hits within 10 s.",
-    "jam_time": "How long the roller may run with no card out before it stops: a jam.",
-    "volume": "How loud the buzzer sounds.",
-    "brightness": "How bright the seat lights shine.",
-    **{
-        f"handicap_seat{n}": "Extra seconds on every turn of this seat, for younger players."
-        for n in range(1, MAX_SEATS + 1)
-    },
-}
-MEANINGS: Mapping[str, Mapping[str, str]] = {
-    "mode": {
-        "flash": "Random turns and timers; draw by hand, penalties on the LCD.",
-        "extreme": "The launcher alone: each press a random hit; no turns.",
-        "table": "Flash and Extreme: random turns, the launcher deals penalties.",
-    },
-    "turn_timer": {
-        "off": "No time limit: the lit player takes their time.",
-        "surprise": "A secret limit each turn, between Surprise min and max.",
-    },
-    "picker": {
-        "classic": "Anyone, at random: the same player may come up again and again.",
-        "fair": "Never 3 times running; the longer you wait, the likelier you are.",
-    },
-    "jump_in": {
-        "off": "Only the lit player plays.",
-        "on": "Hold your button 0.6 s to jump in with an identical card.",
-    },
-    "finish": {
-        "first": "The first player out wins, and the round ends.",
-        "places": "Play on: each player out takes the next place.",  # Weiterspielen
-    },
-    "target_score": {"0": "No score kept: enter no points after a round."},
-    "hit_ends_turn": {
-        "off": "The timer waits while the cards fly; then press your button.",
-        "on": "UNO Attack's rule: the turn ends once the cards have landed.",
-    },
-    "sleep_time": {"off": "The table never sleeps."},
-    "launcher_profile": {
-        "classic": "Fires about 1 press in 3; 1 to 8 cards, mostly 3 to 5.",
-        "mild": "Fires about 1 press in 4; 1 to 3 cards.",
-        "wild": "Fires about 1 press in 2; 2 to 12 cards.",
-        "ascending": "Likelier with every miss: it fires by the 4th press.",
-        "custom": "Your own chance and burst sizes (Custom launcher).",
-    },
-    "burst_cap": {"off": "No cap: every burst lands in full."},
-    "volume": {"off": "Silent.", "low": "Quiet tones.", "high": "Full tones."},
-}
 
 
 class Settings(Mapping[str, Value]):
@@ -229,6 +181,7 @@ class Settings(Mapping[str, Value]):
     jam_time: int
     volume: str
     brightness: int
+    language: str  # en, de or zh
     handicap_seat1: int
     handicap_seat2: int
     handicap_seat3: int
