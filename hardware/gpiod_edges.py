@@ -16,12 +16,15 @@ launcher's beam is told to its ejector's gate there before the loop hears of it
 
 from __future__ import annotations
 
+import logging
 import os
 import select
 import threading
 from typing import Protocol
 
 import gpiod
+
+log = logging.getLogger(__name__)
 
 # Reads of the waiting lines per wakeup at most: a line that never falls quiet cannot keep
 # the others' edges waiting.
@@ -45,6 +48,7 @@ class EdgeThread:
         self._wake = (-1, -1)  # a pipe whose write ends the thread's wait
         self._thread: threading.Thread | None = None
         self._handing: set[int] = set()  # descriptors whose edges are read, not handed over
+        self._closed_by_itself: threading.Thread | None = None  # a thread that ran `close`
 
     def handing(self, fd: int) -> bool:
         """Whether edges read from `fd` are being handed over now (any thread)."""
@@ -69,45 +73,66 @@ class EdgeThread:
                 self._epoll.unregister(fd)
 
     def close(self) -> None:
-        """The thread ended (it closes its epoll and pipe as it ends); a `watch` after this
-        starts another."""
+        """The thread ended, then its epoll and pipe closed (by the thread itself, as it
+        ends, when it is the one closing); a `watch` after this starts another."""
         with self._lock:
             thread, self._thread = self._thread, None
             if thread is None:
                 return
-            os.write(self._wake[1], b"x")
+            epoll, wake = self._epoll, self._wake
+            os.write(wake[1], b"x")
             self._epoll, self._pins = None, {}
-        if thread is not threading.current_thread():
-            thread.join()
+            if thread is threading.current_thread():
+                self._closed_by_itself = thread
+                return
+        thread.join()
+        _release(epoll, wake)
 
     def _run(self) -> None:
         me = threading.current_thread()
         epoll, wake = self._epoll, self._wake
         assert epoll is not None
         try:
-            while True:
-                epoll.poll()  # no timeout: only an edge or `close` wakes it
-                edges = []
-                with self._lock:
-                    if self._thread is not me:
-                        return
-                    # Every line with edges waiting, read again while any came meanwhile:
-                    # the lines that woke it are not all (another's edge may have come between
-                    # two of theirs while the thread waited for the CPU).
-                    for _ in range(READS):
-                        ready = [fd for fd, _ in epoll.poll(0) if fd in self._pins]
-                        for fd in ready:
-                            pin = self._pins[fd]
-                            edges += [(e.timestamp_ns, pin, e) for e in pin.read_edges()]
-                            self._handing.add(fd)
-                        if not ready:
-                            break
-                edges.sort(key=lambda edge: edge[0])
-                for stamp, pin, event in edges:
-                    pin.edge(stamp / 1e9, event.event_type is gpiod.EdgeEvent.Type.RISING_EDGE)
-                with self._lock:
-                    self._handing.clear()
+            self._serve(me, epoll)
+        except Exception:
+            log.exception("the GPIO chip's edges are no longer read: the table's inputs are deaf")
+            raise
         finally:
-            epoll.close()
-            for end in wake:
-                os.close(end)
+            if self._closed_by_itself is me:
+                _release(epoll, wake)
+
+    def _serve(self, me: threading.Thread, epoll: select.epoll) -> None:
+        while True:
+            epoll.poll()  # no timeout: only an edge or `close` wakes it
+            edges = []
+            with self._lock:
+                if self._thread is not me:
+                    return
+                # Every line with edges waiting, read again while any came meanwhile: the
+                # lines that woke it are not all (another's edge may have come between two
+                # of theirs while the thread waited for the CPU).
+                for _ in range(READS):
+                    ready = [fd for fd, _ in epoll.poll(0) if fd in self._pins]
+                    for fd in ready:
+                        pin = self._pins[fd]
+                        edges += [(e.timestamp_ns, pin, e) for e in pin.read_edges()]
+                        self._handing.add(fd)
+                    if not ready:
+                        break
+            edges.sort(key=lambda edge: edge[0])
+            for stamp, pin, event in edges:
+                # One handler's fault is logged and the others' edges go on: an input that
+                # raised once must not leave every other deaf.
+                try:
+                    pin.edge(stamp / 1e9, event.event_type is gpiod.EdgeEvent.Type.RISING_EDGE)
+                except Exception:
+                    log.exception("a GPIO edge's handler failed")
+            with self._lock:
+                self._handing.clear()
+
+
+def _release(epoll: select.epoll | None, wake: tuple[int, int]) -> None:
+    if epoll is not None:
+        epoll.close()
+    for end in wake:
+        os.close(end)

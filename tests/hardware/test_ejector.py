@@ -8,7 +8,7 @@ from gpiozero import Motor
 
 from hardware.clock import VirtualClock
 from hardware.ejector import CardCounted, Halted
-from hardware.gpio_ejector import GpioEjector
+from hardware.gpio_ejector import EDGE_WAIT, EDGE_WAIT_LIMIT, GpioEjector
 from hardware.inputs import EdgeInput
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
 from hardware.sim.launcher_model import LauncherModel
@@ -411,3 +411,27 @@ def test_a_jam_waits_for_a_beam_edge_the_kernel_stamped_in_time_and_handed_on_la
     ejector.beam(clear, at)
     assert run_until(at + ejector.jam_time - 0.01) == [] and roller.speed > 0
     assert run_until(at + ejector.jam_time + 0.01) == ["jam"] and roller.speed == 0
+
+
+def test_a_beam_line_that_never_falls_quiet_puts_no_jam_off_for_ever():
+    """Edges always on their way (a chattering beam line, a pins' thread that no longer
+    hands them over): the launcher waits for them a moment at most, then looks at the jam
+    time as it stands, stops jammed and keeps what is owed."""
+    clock = VirtualClock()
+    reports: list = []
+    roller = Roller()
+    ejector = GpioEjector(
+        roller,
+        clock=clock,
+        on_report=reports.append,
+        beam_clear=lambda: True,
+        edges_waiting=lambda: True,
+    )
+    start = clock.now()
+    ejector.dispense(3)
+    end = start + ejector.jam_time + EDGE_WAIT_LIMIT + EDGE_WAIT
+    while clock.run_next(end):
+        pass
+    halted = [r for r in reports if isinstance(r, Halted)]
+    assert [(h.reason, h.owed) for h in halted] == [("jam", 3)], reports
+    assert roller.speed == 0

@@ -69,3 +69,32 @@ def test_edges_of_two_lines_are_handed_over_in_the_order_of_their_times():
         assert handed == [("a", 0.001), ("b", 0.002), ("a", 0.003)]
     finally:
         edges.close()
+
+
+def test_a_handler_that_fails_leaves_every_line_heard_and_the_thread_closes_cleanly(caplog):
+    """One input's handler raises (a closed loop, a device closed as the table stops): the
+    fault is logged, the thread reads on, the next edges of every line are handed over,
+    and closing it afterwards closes what it held."""
+    handed: list[tuple[str, float]] = []
+    all_in = threading.Event()
+    a, b = Line("a", handed, all_in), Line("b", handed, all_in)
+    failed = threading.Event()
+
+    def fails(ticks: float, level: bool) -> None:
+        failed.set()
+        raise RuntimeError("the loop is closed")
+
+    a.edge = fails  # type: ignore[method-assign]
+    edges = EdgeThread()
+    edges.watch(a.read_fd, a)
+    edges.watch(b.read_fd, b)
+    a.put(1_000_000)
+    assert failed.wait(60)
+    del a.edge  # the instance's failing handler gone: the class's again
+    b.put(2_000_000)
+    a.put(3_000_000)
+    b.put(4_000_000)
+    assert all_in.wait(60), handed
+    assert handed == [("b", 0.002), ("a", 0.003), ("b", 0.004)]
+    edges.close()
+    assert "a GPIO edge's handler failed" in caplog.text

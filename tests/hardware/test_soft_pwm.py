@@ -1,6 +1,7 @@
 """Software PWM runs a thread only while some duty is strictly between 0 and 1: a light off
 or steadily on is one write and nothing after it."""
 
+import itertools
 import threading
 import time
 
@@ -98,3 +99,30 @@ def test_waves_of_one_frequency_and_duty_change_together_in_one_wakeup():
     for wake, edges in by_wake.items():
         assert sorted(name for name, _ in edges) == lights, (wake, edges)
         assert len({level for _, level in edges}) == 1, (wake, edges)
+
+
+def test_a_late_wakeup_makes_a_whole_pulse_later_never_none():
+    """The thread wakes 2 ms after every edge it slept for (a busy CPU, another thread
+    holding the GIL): a dim light's 1.5 ms pulse at 100 Hz still rises in every period and
+    stays high its whole time, as a buzzer's quiet tone does, rather than its high window
+    passing while the thread slept."""
+    now = [0]
+    late_ns = 2_000_000
+    writes: list[tuple[int, bool]] = []
+    done = threading.Event()
+
+    def sleep(seconds: float) -> None:
+        now[0] += round(seconds * 1e9) + late_ns
+        if now[0] >= 1_000_000_000:
+            pwm.stop("light")
+            done.set()
+
+    pwm = SoftPWM(clock=lambda: now[0], sleep=sleep)
+    pwm.set("light", lambda level: writes.append((now[0], level)), 100, 0.15)
+    assert done.wait(60)
+    wait_stopped(pwm)
+    rises = [at for at, level in writes if level]
+    highs = [fall - rise for (rise, up), (fall, _) in itertools.pairwise(writes) if up]
+    assert len(rises) >= 95, writes[:10]  # one a period, the last second's
+    assert all(high >= 1_500_000 for high in highs), highs
+    assert all(a != b for (_, a), (_, b) in itertools.pairwise(writes))
