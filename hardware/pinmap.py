@@ -121,7 +121,7 @@ class PinMap:
         return role in self.pins
 
     def roles_by_pin(self) -> dict[int, str]:
-        """Each pin's role (a pin two roles share: the later's)."""
+        """Each pin's role (a pin has one: `validate`)."""
         return {pin: role for role, pin in self.pins.items()}
 
     @classmethod
