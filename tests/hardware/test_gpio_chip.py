@@ -116,6 +116,18 @@ def test_two_pis_controllers_are_one_too_many_to_guess_between(dev):
     assert find_chip("pinctrl-rp1", dev.path).name == "gpiochip1"
 
 
+def test_a_label_two_chips_share_is_refused_for_their_numbers(dev):
+    dev.chip("gpiochip0", "gpio-sim", 32)
+    dev.chip("gpiochip1", "gpio-sim", 32)
+    with pytest.raises(PinFactoryUnavailable) as err:
+        find_chip("gpio-sim", dev.path)
+    assert str(err.value) == (
+        "2 GPIO chips 'gpio-sim' (gpiochip0 'gpio-sim' (32 lines), gpiochip1 'gpio-sim' (32 "
+        "lines)): name the table's chip in [gpio] chip by its number"
+    )
+    assert find_chip(1, dev.path).name == "gpiochip1"
+
+
 def test_a_chip_with_fewer_lines_than_the_pin_map_is_refused(dev):
     dev.chip("gpiochip0", "gpio-sim-a", 27)
     with pytest.raises(PinFactoryUnavailable) as err:
