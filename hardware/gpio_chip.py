@@ -81,6 +81,14 @@ def chips(dev: Path | None = None) -> GpioChips:
     return found
 
 
+def _user() -> str:
+    """This process's user by name, or by number where the system has no name for it."""
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
+
+
 def find_chip(named: int | str | None, dev: Path | None = None) -> Chip:
     """The chip the config names (a number, a /dev path or gpiochipN, or a label), or else
     the Raspberry Pi's header controller."""
@@ -92,9 +100,8 @@ def find_chip(named: int | str | None, dev: Path | None = None) -> Chip:
         wanted = f"gpiochip{named}" if isinstance(named, int) else Path(named).name
         matching = [chip for chip in present if named == chip.label or wanted in chip.names]
     if not matching and denied:
-        user = pwd.getpwuid(os.geteuid()).pw_name
         raise PinFactoryUnavailable(
-            f"{', '.join(denied)}: permission denied; the user {user} needs the group gpio"
+            f"{', '.join(denied)}: permission denied; the user {_user()} needs the group gpio"
         )
     if not matching:
         if named is not None:

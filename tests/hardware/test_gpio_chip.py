@@ -195,3 +195,18 @@ def test_the_chips_lines_are_the_boards_pins_by_bcm_number():
         [(header, pin)] = board.find_pin(name)
         assert (header.name, pin.name) == ("gpiochip0", "GPIO17")
     assert list(board.find_pin(58)) == []
+
+
+def test_a_user_without_a_name_is_given_by_number(dev, monkeypatch):
+    dev.chip("gpiochip0", "pinctrl-bcm2711", 58)
+    dev.deny("gpiochip0")
+
+    def nameless(uid):
+        raise KeyError(uid)
+
+    monkeypatch.setattr(pwd, "getpwuid", nameless)
+    with pytest.raises(PinFactoryUnavailable) as err:
+        find_chip(None, dev.path)
+    assert str(err.value) == (
+        f"gpiochip0: permission denied; the user {os.geteuid()} needs the group gpio"
+    )
