@@ -96,7 +96,7 @@ def make_daemon(pins: str, settings: dict[str, object], state_dir: Path) -> Any:
     if pins == "lgpio":
         import hardware.factory
 
-        hardware.factory.make_factory = lambda name, chip=None: lgpio_factory(chip)
+        hardware.factory.make_factory = lambda name, chip=None, roles=None: lgpio_factory(chip)
     return build_daemon(config, state_dir, simulated=pins == "mock", seed=1)
 
 

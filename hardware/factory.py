@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from .device_errors import PinFactoryUnavailable
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from gpiozero.pins import Factory
 
 CHIP_FACTORY = "gpiod"
@@ -51,9 +53,12 @@ def former_note(configured: str | None) -> str | None:
     )
 
 
-def make_factory(name: str, *, chip: int | str | None = None) -> Factory:
-    """The pin factory on a GPIO chip: the one `chip` names, else the Raspberry Pi's. Its
-    backend is imported only here, when asked for."""
+def make_factory(
+    name: str, *, chip: int | str | None = None, roles: Mapping[int, str] | None = None
+) -> Factory:
+    """The pin factory on a GPIO chip: the one `chip` names, else the Raspberry Pi's; `roles`,
+    the pin map's role of each pin, for its errors. Its backend is imported only here, when
+    asked for."""
     if name != CHIP_FACTORY:
         raise PinFactoryUnavailable(f"{name!r} is not a pin factory on a GPIO chip")
     try:
@@ -63,7 +68,7 @@ def make_factory(name: str, *, chip: int | str | None = None) -> Factory:
             f"pin factory {name!r} is not installed ({err.name}): pip install gpiod"
         ) from err
     try:
-        return GpiodFactory(chip)
+        return GpiodFactory(chip, roles=roles)
     except PinFactoryUnavailable:
         raise
     except Exception as err:

@@ -10,7 +10,9 @@ its function, so a pin made for an output never passes through an input on the w
 
 from __future__ import annotations
 
+import errno
 import logging
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -35,9 +37,12 @@ log = logging.getLogger(__name__)
 
 CONSUMER = "flashtable"
 # The edges an input's request holds until the pins' thread reads them: the kernel's most
-# (64 lines' worth of its 16 a line), a second of an encoder turned as fast as a hand can,
-# 48 KB of kernel memory each. The kernel's own 16 let a thread that a busy machine kept
-# waiting lose a fast turn's edges, oldest first.
+# (64 lines' worth of its 16 a line), a second of an encoder turned as fast as a hand can.
+# The kernel's own 16 let a thread that a busy machine kept waiting lose a fast turn's edges,
+# oldest first. Its cost (gpiolib-cdev.c): when edges are first turned on, the request's
+# kfifo of 1024 events of 48 bytes, 48 KiB, which kmalloc takes from the page allocator as
+# 64 KiB of contiguous memory, until the line is released; the table's inputs with edges
+# (16 at most) hold 1 MiB, which a 512 MB Zero 2 W spares.
 EDGE_BUFFER = 1024
 PULLS = {"up": Bias.PULL_UP, "down": Bias.PULL_DOWN, "floating": Bias.DISABLED}
 EDGES = {"both": Edge.BOTH, "rising": Edge.RISING, "falling": Edge.FALLING}
@@ -48,9 +53,12 @@ class GpiodFactory(PiFactory):  # type: ignore[misc]
     """The pins of one GPIO chip: the config's, or the Raspberry Pi's (`find_chip`); their
     edges called back on the chip's `EdgeThread`."""
 
-    def __init__(self, chip: int | str | None = None) -> None:
+    def __init__(
+        self, chip: int | str | None = None, *, roles: Mapping[int, str] | None = None
+    ) -> None:
         super().__init__()
         self.chip: Chip = find_chip(chip)
+        self.roles = dict(roles or {})  # line: what the pin map has on it, for errors
         self._board = board_info(self.chip)
         self.pwm = SoftPWM()
         self.pin_class = GpiodPin
@@ -72,6 +80,23 @@ class GpiodFactory(PiFactory):  # type: ignore[misc]
     @staticmethod
     def ticks_diff(later: float, earlier: float) -> float:
         return later - earlier
+
+
+class LineBusy(OSError):
+    """A line the kernel has given to another (an overlay's driver, another program)."""
+
+    def __init__(self, chip: Chip, line: int, roles: Mapping[int, str]) -> None:
+        role = f" ({roles[line]})" if line in roles else ""
+        try:
+            with gpiod.Chip(chip.path) as opened:
+                consumer = opened.get_line_info(line).consumer
+        except OSError:
+            consumer = None
+        holder = repr(consumer) if consumer else "a holder that gives no name"
+        super().__init__(errno.EBUSY, f"GPIO{line}{role} on {chip.name} is busy: {holder} holds it")
+
+    def __str__(self) -> str:
+        return str(self.strerror)
 
 
 class GpiodPin(PiPin):  # type: ignore[misc]
@@ -113,15 +138,20 @@ class GpiodPin(PiPin):  # type: ignore[misc]
         if self._request is None:
             path = self.factory.chip.path
             edges = EDGE_BUFFER if self._function == "input" else None
-            self._request = gpiod.request_lines(
-                path, consumer=CONSUMER, config={self._line: settings}, event_buffer_size=edges
-            )
+            try:
+                self._request = gpiod.request_lines(
+                    path, consumer=CONSUMER, config={self._line: settings}, event_buffer_size=edges
+                )
+            except OSError as err:
+                if err.errno != errno.EBUSY:
+                    raise
+                raise LineBusy(self.factory.chip, self._line, self.factory.roles) from err
         else:
             self._request.reconfigure_lines({self._line: settings})
 
     def close(self) -> None:
         self._stop_pwm()
-        self._disable_event_detect()
+        self.when_changed = None  # as gpiozero's own pins: its edges unwatched too
         if self._request is not None:
             self._request.release()
             self._request = None
@@ -145,9 +175,12 @@ class GpiodPin(PiPin):  # type: ignore[misc]
     def _set_function(self, value: str) -> None:
         if value not in ("input", "output"):
             raise PinInvalidFunction(f'invalid function "{value}" for pin {self!r}')
-        if value != "output":
-            self._stop_pwm()
+        # An output has no edges (gpiozero's when_changed stays, as on its lgpio pins, and
+        # is watched again when set again), an input no PWM.
+        if value == "output":
             self._disable_event_detect()
+        else:
+            self._stop_pwm()
         self._function = value
         self._apply()
 

@@ -89,8 +89,10 @@ user_ids() { awk -F: -v name="$NAME" '$1 == name { print $3 ":" $4 }' "$ROOT/etc
 ensure_packages() {
     local packages=(python3-venv python3-pip i2c-tools)
     # The pins' backend, libgpiod's bindings (gpiod), comes from PyPI as a wheel with libgpiod
-    # in it; on a 32-bit Raspberry Pi OS there is none, and pip builds it with these.
-    case $(uname -m) in armv7l | armv6l) packages+=(python3-dev gcc) ;; esac
+    # in it for 64-bit Arm and x86; elsewhere (a 32-bit Raspberry Pi OS, armhf) pip builds it
+    # with these. The system's architecture, not the kernel's: 32-bit Raspberry Pi OS boots a
+    # 64-bit kernel on a Pi 4 or 5, and `uname -m` says aarch64 there.
+    case $(dpkg --print-architecture) in amd64 | arm64) ;; *) packages+=(python3-dev gcc) ;; esac
     "$APT_GET" update -qq || fail "apt-get update failed; is the network up?"
     DEBIAN_FRONTEND=noninteractive "$APT_GET" install -y -qq "${packages[@]}" >/dev/null ||
         fail "apt-get could not install ${packages[*]}"

@@ -118,6 +118,7 @@ def build_daemon(
     from ..shell.wiring import Wiring
 
     clock = LoopClock(asyncio.get_running_loop())
+    pinmap = config.pinmap(simulated=simulated)
     try:
         name = "mock" if simulated else factory_name(config.pin_factory)
         if not simulated and (note := former_note(config.pin_factory)):
@@ -125,13 +126,12 @@ def build_daemon(
         if name == "mock":
             pin_factory = SimFactory(clock)
         else:
-            pin_factory = make_factory(name, chip=config.gpio_chip)
+            pin_factory = make_factory(name, chip=config.gpio_chip, roles=pinmap.roles_by_pin())
     except PinFactoryUnavailable as err:
         # The Pi's backends install only on a Pi: elsewhere, say what runs instead.
         missing = isinstance(err.__cause__, ImportError)
         word = "missing" if missing else "fails"
         raise CannotStart(f"{err}{NO_PI if missing else ''}", f"GPIO {word}") from err
-    pinmap = config.pinmap(simulated=simulated)
     try:
         if simulated:
             display, _ = simulated_display(glyphs=CUSTOM_CHARS, substitutes=SUBSTITUTES)

@@ -378,3 +378,29 @@ def test_settings_take_their_key_value_words_before_and_after_an_option(
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "usage: flashtable settings" in err and "unrecognized arguments: --bogus" in err
+
+
+def test_a_busy_line_stops_the_table_naming_its_role_and_holder(monkeypatch, tmp_path, capsys):
+    """w1-gpio's overlay holds GPIO4 by default, seat 1's button: the table says so and exits
+    78, not restarted (docs/deploy.md, "When it does not play"). The chip's requests are a
+    stand-in's: no kernel GPIO chip here."""
+    import threading
+
+    import smbus2
+
+    from tests.hardware.gpiod_standin import Kernel
+    from tests.hardware.test_lcd import ADDRESS, Backpack
+
+    backpack = Backpack()
+    monkeypatch.setattr(smbus2, "SMBus", lambda port: backpack)
+    kernel = Kernel(monkeypatch)
+    kernel.held[4] = "onewire@0"
+    threads = threading.active_count()
+    config = Config(i2c_address=ADDRESS)
+    assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
+    assert capsys.readouterr().err == (
+        "flashtable: cannot drive the table's pins: GPIO4 (seat1.button) on gpiochip0 is busy:"
+        " 'onewire@0' holds it\n"
+    )
+    assert backpack.model.lines == ("Cannot start:   ", "pins fail       ")
+    assert threading.active_count() == threads
