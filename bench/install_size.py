@@ -1,9 +1,9 @@
 """What a Pi install costs on disk: this checkout installed as the Pi installs it.
 
-Makes a fresh virtual environment, installs the checkout with `pip install '.[pi]'` (the
-Pi's GPIO backends install only on ARM Linux), and prints the size of each distribution it
-brought and their total; then the same with the simulated table's view (`[pi,sim]`), which a
-Pi does not need. Sizes are those of the files each package's RECORD lists, bytecode included.
+Makes a fresh virtual environment, installs the checkout with `pip install .` (its pins'
+backend, gpiod, included), and prints the size of each distribution it brought and their
+total; then the same with the simulated table's view (`[sim]`), which a Pi does not need.
+Sizes are those of the files each package's RECORD lists, bytecode included.
 The web page's share is counted apart: aiohttp and the packages only it brings.
 Usage: python bench/install_size.py
 """
@@ -60,7 +60,7 @@ def brought_by(top: str, needs: dict[str, list[str]], others: list[str]) -> set[
 
 
 def installed(extras: str, folder: Path) -> tuple[dict[str, int], set[str]]:
-    venv = folder / extras.replace(",", "-")
+    venv = folder / (extras.replace(",", "-") or "table")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
     # Run apart from the checkout, whose own metadata would count as installed.
@@ -68,7 +68,15 @@ def installed(extras: str, folder: Path) -> tuple[dict[str, int], set[str]]:
         subprocess.run([python, "-c", SIZES], capture_output=True, check=True, cwd=folder).stdout
     )
     subprocess.run(
-        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{ROOT}[{extras}]"],
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            f"{ROOT}[{extras}]" if extras else str(ROOT),
+        ],
         check=True,
     )
     after = json.loads(
@@ -89,9 +97,10 @@ def normal(name: str) -> str:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        for extras in ("pi", "pi,sim"):
+        for extras in ("", "sim"):
             sizes, web = installed(extras, Path(folder))
-            print(f"pip install '.[{extras}]' on Python {sys.version.split()[0]}:")
+            what = f"'.[{extras}]'" if extras else "."
+            print(f"pip install {what} on Python {sys.version.split()[0]}:")
             for name, size in sorted(sizes.items(), key=lambda item: -item[1]):
                 print(f"  {name:<24} {size / 1e6:6.2f} MB")
             print(f"  {'total':<24} {sum(sizes.values()) / 1e6:6.2f} MB in {len(sizes)} packages")

@@ -49,6 +49,7 @@ class Board:
         on_turn: TurnCallback,
     ) -> None:
         self.pinmap = pinmap
+        self.pin_factory = pin_factory
         self.display = display
         self.inputs: dict[str, EdgeInput] = {}
         self.lights: dict[int, Light] = {}

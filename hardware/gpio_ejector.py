@@ -19,6 +19,11 @@ firmware's `Gate` (firmware/gate.py), told each beam edge on the pin backend's o
 (`beam_edge_now`; docs/architecture.md, "The thread border"), under a lock of its own: a
 card's front beyond the count asked, or beyond the record's, stops it whatever the loop does.
 
+The loop never runs ahead of the beam: the dispenser's next moment waits while a beam edge
+the kernel has stamped is still on its way to the loop (`edges_waiting`), so a jam is never
+declared while the edge that disproves it waits on the pins' thread (for half a second at
+most: a beam line that never falls quiet cannot put the jam off for ever).
+
 The motor never runs without the loop's attention for long: a running motor holds a
 `MotorLease` of LEASE seconds, renewed every HEARTBEAT, whose own thread stops the motor if
 the loop stalls past it. The edges of a stall keep their own times: the cards owed are
@@ -31,6 +36,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from firmware.dispenser import MIN_CARD_US, RUNNING, Dispenser
@@ -49,6 +55,12 @@ log = logging.getLogger(__name__)
 # that; renewed well inside it while the loop keeps up.
 LEASE = 0.25
 HEARTBEAT = 0.05
+# How soon the dispenser's next moment is looked at again while a beam edge is on its way,
+# and how long past that moment it waits so at most: a pins' thread kept from the CPU for
+# less hands its edge over in time, while a beam line that never falls quiet, or a pins'
+# thread that no longer hands edges over, cannot put a jam off for ever.
+EDGE_WAIT = 0.002
+EDGE_WAIT_LIMIT = 0.5
 
 
 class RollerMotor(Protocol):
@@ -85,8 +97,10 @@ class GpioEjector:
         jam_time: float = DEFAULT_JAM_TIME,
         may_feed: Callable[[int], bool] = lambda remaining: True,
         lease: MotorLease | None = None,
+        edges_waiting: Callable[[], bool] = lambda: False,
     ) -> None:
         self._motor = motor
+        self._edges_waiting = edges_waiting
         self._clock = clock
         self._report = on_report
         self._beam_clear = beam_clear
@@ -248,8 +262,17 @@ class GpioEjector:
         if due is not None:
             self._due = self._clock.call_at(due / US, self._poll)
 
-    def _poll(self) -> None:
+    def _poll(self, since: float | None = None) -> None:
+        """The dispenser's next moment, once every beam edge the kernel stamped before it has
+        been handed here: edge time is truth, so a jam is never declared while the edge that
+        disproves it waits on the pins' thread or the loop's queue (`edges_waiting`); for
+        EDGE_WAIT_LIMIT at most, `since` the moment was first due."""
         self._due = None
+        now = self._clock.now()
+        since = now if since is None else since
+        if now - since < EDGE_WAIT_LIMIT and self._edges_waiting():
+            self._due = self._clock.call_at(now + EDGE_WAIT, partial(self._poll, since))
+            return
         self._dispenser.poll(self._now())
         self._settle()
 

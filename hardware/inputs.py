@@ -2,11 +2,12 @@
 those edges is hardware.debounce).
 
 gpiozero hands a pin's edge time ("ticks") to the device; `EdgeInput` passes it on with the
-role. On the mock and local factories ticks are `time.monotonic()` seconds; lgpio reports the
-kernel's CLOCK_MONOTONIC timestamp of the edge, converted to seconds. The callback runs on the
-pin factory's thread, so it must only hand the edge over (see controller.shell.daemon). The
-one exception is `on_pin_thread`, which the launcher's beam alone sets: its ejector's gate,
-which may stop the motor there and then (docs/architecture.md, "The thread border").
+role. On the mock factory ticks are `time.monotonic()` seconds; on a GPIO chip
+(hardware.gpiod_pins) they are the kernel's CLOCK_MONOTONIC timestamp of the edge, in
+seconds. The callback runs on the pin factory's thread (on a chip, its edge thread), so it
+must only hand the edge over (see controller.shell.daemon). The one exception is
+`on_pin_thread`, which the launcher's beam alone sets: its ejector's gate, which may stop the
+motor there and then (docs/architecture.md, "The thread border").
 """
 
 from __future__ import annotations

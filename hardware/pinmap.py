@@ -120,6 +120,10 @@ class PinMap:
     def __contains__(self, role: object) -> bool:
         return role in self.pins
 
+    def roles_by_pin(self) -> dict[int, str]:
+        """Each pin's role (a pin has one: `validate`)."""
+        return {pin: role for role, pin in self.pins.items()}
+
     @classmethod
     def build(
         cls,

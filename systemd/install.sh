@@ -88,8 +88,11 @@ user_ids() { awk -F: -v name="$NAME" '$1 == name { print $3 ":" $4 }' "$ROOT/etc
 
 ensure_packages() {
     local packages=(python3-venv python3-pip i2c-tools)
-    # Raspberry Pi OS packages lgpio, the GPIO backend; the virtual environment sees it.
-    case $(uname -m) in aarch64 | armv7l | armv6l) packages+=(python3-lgpio) ;; esac
+    # The pins' backend, libgpiod's bindings (gpiod), comes from PyPI as a wheel with libgpiod
+    # in it for 64-bit Arm and x86; elsewhere (a 32-bit Raspberry Pi OS, armhf) pip builds it
+    # with these. The system's architecture, not the kernel's: 32-bit Raspberry Pi OS boots a
+    # 64-bit kernel on a Pi 4 or 5, and `uname -m` says aarch64 there.
+    case $(dpkg --print-architecture) in amd64 | arm64) ;; *) packages+=(python3-dev gcc) ;; esac
     "$APT_GET" update -qq || fail "apt-get update failed; is the network up?"
     DEBIAN_FRONTEND=noninteractive "$APT_GET" install -y -qq "${packages[@]}" >/dev/null ||
         fail "apt-get could not install ${packages[*]}"
@@ -162,7 +165,7 @@ new_release() {
     release=$RELEASES/$number
     mkdir -p "$RELEASES"
     # The system's pip fills it: a release is never changed after, so it needs none inside.
-    "$PYTHON" -m venv --without-pip --system-site-packages "$release" >&2 ||
+    "$PYTHON" -m venv --without-pip "$release" >&2 ||
         fail "$PYTHON cannot make a virtual environment"
     if ! "$PYTHON" -m pip --python "$release/bin/python" install --quiet \
         --disable-pip-version-check "$FROM" >&2; then

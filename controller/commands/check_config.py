@@ -8,6 +8,8 @@ import stat
 import sys
 from pathlib import Path
 
+from hardware.factory import former_note
+
 from ..config import DEFAULT_PATH, load
 from ..errors import ConfigError
 from ..storage.safe_read import kind
@@ -34,6 +36,8 @@ def check_config(path: Path | None) -> int:
     print(f"{shown}: ok, table {config.table_id!r}, {pinmap.seats} seats")
     for role, pin in pinmap.pins.items():
         print(f"  {role:<24} GPIO{pin}")
+    if note := former_note(config.pin_factory):
+        print(f"  note: {note}")
     if launcher.link == "serial":
         print(f"  launcher on a controller at {launcher.port}, {launcher.baud} baud")
         if launcher.port is not None and not Path(launcher.port).exists():

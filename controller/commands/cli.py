@@ -21,7 +21,6 @@ from .check_config import check_config
 from .closed_pipe import quiet_on_closed_pipe
 from .firmware_sim import add_firmware_sim, check_firmware_sim, run_firmware_sim
 from .help_text import Parser
-from .run import run_daemon, run_on_table_loop
 from .settings_command import settings_command
 from .sim_command import check_sim, run_sim
 
@@ -293,6 +292,10 @@ def command(argv: list[str] | None) -> int:
         stream=sys.stdout,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    # The daemon's own modules load only for `run`: `outputs-off`, which systemd runs after
+    # the daemon ends with the launcher's motor maybe running, starts without them.
+    from .run import run_daemon, run_on_table_loop
+
     config, notices = config_or_defaults(args.config)
     state_dir = args.state_dir or (SIM_STATE_DIR if args.sim else DEFAULT_STATE_DIR)
     return run_on_table_loop(

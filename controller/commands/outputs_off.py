@@ -42,7 +42,7 @@ def outputs_off(config: Config, state_dir: Path, *, pin_factory: object = None) 
                 # Simulated pins are the daemon's own, gone with it: no line kept a level.
                 print("outputs off: the pins are simulated (mock), nothing to drive")
                 return 0
-            pin_factory = make_factory(name, chip=config.lgpio_chip, work_dir=state_dir)
+            pin_factory = make_factory(name, chip=config.gpio_chip, roles=pinmap.roles_by_pin())
         for role in roles:
             DigitalOutputDevice(pinmap[role], initial_value=False, pin_factory=pin_factory)
     except (PinFactoryUnavailable, GPIOZeroError, OSError) as err:

@@ -106,7 +106,7 @@ def build_daemon(
 
     from hardware.clock import LoopClock
     from hardware.device_errors import DisplayUnavailable, PinFactoryUnavailable
-    from hardware.factory import factory_name, make_factory
+    from hardware.factory import factory_name, former_note, make_factory
     from hardware.lcd import open_display
     from hardware.lcd.writer import DisplayWriter
     from hardware.sim.hd44780 import simulated_display
@@ -118,18 +118,20 @@ def build_daemon(
     from ..shell.wiring import Wiring
 
     clock = LoopClock(asyncio.get_running_loop())
+    pinmap = config.pinmap(simulated=simulated)
     try:
         name = "mock" if simulated else factory_name(config.pin_factory)
+        if not simulated and (note := former_note(config.pin_factory)):
+            log.warning("%s", note)
         if name == "mock":
             pin_factory = SimFactory(clock)
         else:
-            pin_factory = make_factory(name, chip=config.lgpio_chip, work_dir=state_dir)
+            pin_factory = make_factory(name, chip=config.gpio_chip, roles=pinmap.roles_by_pin())
     except PinFactoryUnavailable as err:
         # The Pi's backends install only on a Pi: elsewhere, say what runs instead.
         missing = isinstance(err.__cause__, ImportError)
         word = "missing" if missing else "fails"
         raise CannotStart(f"{err}{NO_PI if missing else ''}", f"GPIO {word}") from err
-    pinmap = config.pinmap(simulated=simulated)
     try:
         if simulated:
             display, _ = simulated_display(glyphs=CUSTOM_CHARS, substitutes=SUBSTITUTES)
@@ -166,6 +168,12 @@ def build_daemon(
     return daemon
 
 
+def pins_named(pin_factory: object) -> str:
+    """The pins the table runs on, for its log: the chip and its label, or mock pins."""
+    chip = getattr(pin_factory, "chip", None)
+    return "mock pins" if chip is None else f"gpiod pins on {chip}"
+
+
 async def run_daemon(
     config: Config,
     state_dir: Path,
@@ -174,8 +182,6 @@ async def run_daemon(
     seed: int,
     notices: list[tuple[str, str]] | None = None,
 ) -> int:
-    from hardware.factory import factory_name
-
     from ..mqtt import linked
     from ..shell.sdnotify import keep_watchdog_fed, notify, watchdog_interval
     from ..web import served
@@ -198,12 +204,11 @@ async def run_daemon(
         loop.add_signal_handler(signum, stop)
     loop.add_signal_handler(signal.SIGHUP, lambda: daemon.submit(RereadSettings()))
     # Only now, with the signals handled: whoever waits for this line may stop the table.
-    pins = "mock" if simulated else factory_name(config.pin_factory)
     log.info(
-        "table %s: %d seats, %s pins, seed %d",
+        "table %s: %d seats, %s, seed %d",
         config.table_id,
         daemon.board.pinmap.seats,
-        pins,
+        pins_named(daemon.board.pin_factory),
         seed,
     )
     try:

@@ -10,11 +10,12 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import UnionType
 from typing import Any
 
 from hardware.device_errors import PinMapError
 from hardware.display import INTERFACES as LCD_INTERFACES
-from hardware.factory import FACTORIES
+from hardware.factory import FACTORIES, NAMES
 from hardware.pinmap import (
     DEFAULT_PINS,
     LAUNCHER_TABLE_PINS,
@@ -61,7 +62,8 @@ class Config:
     # the 6-seat launcher table of hardware/README.md.
     seats: int | None = None
     pin_factory: str | None = None
-    lgpio_chip: int | None = None  # None: gpiozero picks (gpiochip4 on a Pi 5 that has it)
+    # The GPIO chip: its number, /dev path or label; None: the Raspberry Pi's, by its label.
+    gpio_chip: int | str | None = None
     lcd_interface: str = "i2c"
     i2c_port: int = 1
     i2c_address: int = 0x27
@@ -93,21 +95,26 @@ class Config:
         )
 
 
+CHIP = int | str  # a GPIO chip's number, or its /dev path or label
 KINDS = {
     int: "a whole number",
     str: "text in quotes",
     bool: "true or false",
+    CHIP: "a number or text in quotes",
     list: "a list in brackets",
 }
 
-_SCHEMA: Mapping[str, Mapping[str, type]] = {
+_SCHEMA: Mapping[str, Mapping[str, type | UnionType]] = {
     "table": {"id": str, "seats": int},
-    "gpio": {"factory": str, "chip": int},
+    "gpio": {"factory": str, "chip": CHIP},
     "lcd": {"interface": str, "i2c_port": int, "i2c_address": int},
     "mqtt": mqtt_section.SCHEMA,
     "launcher": launcher_section.SCHEMA,
     "web": web_section.SCHEMA,
 }
+# A chip's label as kernels write them (pinctrl-rp1, gpio-sim.0-node0, 107d508500.gpio),
+# or its /dev path.
+CHIP_NAME = re.compile(r"^[\w.@:/,-]{1,64}$")
 MAX_BYTES = 64 * 1024  # an operator's config is a page; anything longer is not one
 # Whole numbers a key allows: the I2C addresses a 7-bit device may answer on (0x00-0x02 and
 # 0x78-0x7f are reserved), the /dev/i2c-N and /dev/gpiochipN a kernel numbers.
@@ -201,10 +208,13 @@ def parse(raw: Mapping[str, Any]) -> Config:
         raise ConfigError(f"table.id {shown(table_id)} must be 1-32 letters, digits, '-' or '_'")
     seats = get("table", "seats", Config.seats)
     factory = get("gpio", "factory", None)
-    if factory is not None and factory not in FACTORIES:
+    if factory is not None and factory not in NAMES:
         raise ConfigError(
             f"gpio.factory must be one of {', '.join(FACTORIES)}, not {shown(factory)}"
         )
+    chip = get("gpio", "chip", Config.gpio_chip)
+    if isinstance(chip, str) and not CHIP_NAME.match(chip):
+        raise ConfigError(f"gpio.chip {shown(chip)} must be a chip's /dev path or label")
     interface = get("lcd", "interface", Config.lcd_interface)
     if interface not in LCD_INTERFACES:
         raise ConfigError(
@@ -218,7 +228,7 @@ def parse(raw: Mapping[str, Any]) -> Config:
         table_id=table_id,
         seats=seats,
         pin_factory=factory,
-        lgpio_chip=get("gpio", "chip", Config.lgpio_chip),
+        gpio_chip=chip,
         lcd_interface=interface,
         i2c_port=get("lcd", "i2c_port", Config.i2c_port),
         i2c_address=get("lcd", "i2c_address", Config.i2c_address),

@@ -89,6 +89,14 @@ class LauncherLink:
             )
         elif board.motor is not None and board.beam is not None:
             beam, empty, motor = board.beam, board.empty, board.motor
+            pin_waiting = getattr(beam.pin, "edges_waiting", lambda: False)
+
+            def edges_waiting() -> bool:
+                """A beam edge on its way to the ejector: in the kernel, on the pins' thread
+                (a chip's pins), or handed over to the loop and not yet handled."""
+                now = clock.now()
+                return inbox.known_until(now) < now or bool(pin_waiting())
+
             self.ejector = GpioEjector(
                 motor,
                 clock=clock,
@@ -99,6 +107,7 @@ class LauncherLink:
                 # In real time a thread of its own stops the motor if the loop stalls; in
                 # virtual time nothing runs but the loop, which cannot stall.
                 lease=None if isinstance(clock, VirtualClock) else MotorLease(motor.stop),
+                edges_waiting=edges_waiting,
             )
             # The beam's edges reach the ejector's gate at once, on the pin backend's thread,
             # which stops the motor at the count allowed whatever the loop is doing.

@@ -56,6 +56,21 @@ def pytest_terminal_summary(terminalreporter) -> None:
             terminalreporter.write_line(line)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failed test's report ends with its machine's journal of the table, while the
+    machine still runs: what the table did is what a failure is read against."""
+    report = yield
+    machine = getattr(item, "funcargs", {}).get("machine")
+    if report.when == "call" and report.failed and isinstance(machine, Machine):
+        try:
+            journal = machine.journal(lines=80)
+        except Exception as err:  # the machine itself failed: the report says that already
+            journal = f"(no journal: {err})"
+        report.sections.append(("the table's journal", journal))
+    return report
+
+
 def say(config: pytest.Config, text: str) -> None:
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
@@ -136,6 +151,8 @@ FACTS = {
     "files": "ls -l /proc/$(systemctl show -P MainPID flashtable)/fd/",
     "modes": "stat -c %a /var/lib/flashtable /etc/flashtable",
     "security": "systemd-analyze security --no-pager flashtable | tail -n 1",
+    "unit": "systemctl cat flashtable",
+    "gpio config": "grep -c '^\\[gpio\\]' /etc/flashtable/flashtable.toml || true",
 }
 
 

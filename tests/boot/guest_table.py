@@ -2,10 +2,12 @@
 systemd/ and the wheels beside it, handed over from the host, the config in place, then the
 guide's own command lines, read from it and run as written (with sudo, as on the Pi).
 
-The guest stands in for a Pi without its pins: there is no GPIO chip, so the config names
-gpiozero's mock pins (as `flashtable sim` has them), and the LCD's backpack is an i2c-stub
-chip on the guest's only I2C bus (tests/boot/image.py). The rest runs as on the Pi: the unit
-and its sandbox, the user, the groups, the watchdog, the state on an ext4 disk.
+The guest stands in for a Raspberry Pi 4: its GPIO chip is a kernel one (gpio-sim) labelled
+as the Pi 4's controller, made at boot (tests/boot/image.py), so the config names no pins'
+backend and no chip, as a Pi's needs none; the test side drives the inputs and reads the
+outputs through the kernel (tests/boot/pins.py). The LCD's backpack is an i2c-stub chip on
+the guest's only I2C bus. The rest runs as on the Pi: the unit and its sandbox, the user, the
+groups, the watchdog, the state on an ext4 disk.
 """
 
 from __future__ import annotations
@@ -42,14 +44,11 @@ NEVER_READY = {
     )
 }
 CONFIG = f"""\
-# The booted tests' machine: a Pi without its pins. A table with 6 seats and the launcher on
-# the Pi's pins, as systemd/flashtable.toml shows it.
+# The booted tests' machine: a Pi 4. A table with 6 seats and the launcher on the Pi's pins,
+# as systemd/flashtable.toml shows it, with the hopper switch of hardware/README.md.
 [table]
 id = "{TABLE}"
 seats = 6
-
-[gpio]
-factory = "mock"
 
 [lcd]
 interface = "i2c"
@@ -61,6 +60,7 @@ i2c_address = 0x27
 "launcher.motor.forward" = 19
 "launcher.motor.backward" = 16
 "launcher.beam" = 26
+"launcher.empty" = 15
 """
 MQTT_CONFIG = f"""
 [mqtt]

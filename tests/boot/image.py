@@ -1,13 +1,18 @@
 """The booted tests' machine: a small Debian bookworm made from Debian's packages alone, with
 systemd as PID 1, the stock kernel and its initramfs, and an agent on the first serial port
-that runs the tests' commands (tests/boot/guest_agent.py).
+that runs the tests' commands (tests/boot/guest_agent.py), and a kernel GPIO chip: gpio-sim,
+built for the stock kernel (tests/boot/gpio_sim.py), made at boot before the table starts,
+by the guest's chip maker (tests/boot/guest_chips.py).
 
 debootstrap fetches the packages from the machine's own Debian mirror, `mkfs.ext4 -d` turns
 the tree into a disk without mounting anything, and the kernel and initramfs are kept beside
 it so QEMU boots them directly (no boot loader). The result is cached in
 ~/.cache/flashtable/vm/KEY/, KEY a hash of everything it is made from (the suite, the mirror,
 the packages, the files and units below, the steps that build it, the agent): a second run
-finds it and builds nothing, and a change to any of them builds it anew.
+finds it and builds nothing, and a change to any of them builds it anew. Checkouts of
+several branches share the cache, each with its own recipe: the KEEP images used last are
+kept (a use touches the image's info.json), so one checkout's build does not take the image
+from under another's next run.
 
     python -m tests.boot.image      (as root) build it unless cached, and print the figures
 """
@@ -26,6 +31,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from . import gpio_sim
+from .gpio_sim import install_module
 
 SUITE = "bookworm"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
@@ -48,8 +56,15 @@ PACKAGES = (
 )
 DISK_SIZE = "3G"  # sparse: the tree takes about a third, the rest is room for installs
 HERE = Path(__file__).resolve().parent
+GPIO_SIM = HERE / "gpio_sim.py"
 AGENT = HERE / "guest_agent.py"
 GUEST_AGENT = "/usr/local/lib/flashtable-vm/agent.py"
+CHIPS = HERE / "guest_chips.py"
+GUEST_CHIPS = "/usr/local/lib/flashtable-vm/chips.py"
+# The chip made at boot: the GPIO controller of a Raspberry Pi 4 (its label, as the Pi's
+# kernel names it, and its 58 lines), so that the table installed by the guide finds its pins
+# as on a Pi. Line offsets are BCM numbers.
+BOOT_CHIP = "pinctrl-bcm2711:58"
 
 # The guest's address on QEMU's user network, and where the host's services appear to it.
 GUEST_ADDRESS = "10.0.2.15"
@@ -95,8 +110,27 @@ FILES = {
         "Restart=always\nRestartSec=1\n\n"
         "[Install]\nWantedBy=multi-user.target\n"
     ),
+    # The GPIO chip, made before the table starts, as a Pi's is there from the kernel on.
+    "etc/systemd/system/flashtable-vm-gpio.service": (
+        "[Unit]\nDescription=The test machine's GPIO chip (gpio-sim)\n"
+        "DefaultDependencies=no\n"
+        "After=systemd-modules-load.service sys-kernel-config.mount systemd-udevd.service\n"
+        "Before=flashtable.service sysinit.target\n\n"
+        "[Service]\nType=oneshot\nRemainAfterExit=yes\n"
+        f"ExecStart=/usr/bin/python3 {GUEST_CHIPS} {BOOT_CHIP}\n\n"
+        "[Install]\nWantedBy=sysinit.target\n"
+    ),
+    # Raspberry Pi OS's rule: the GPIO chips belong to the group gpio, which the table's user
+    # is in (install.sh makes the group where the system lacks it).
+    "etc/udev/rules.d/60-flashtable-vm-gpio.rules": (
+        'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"\n'
+    ),
 }
-ENABLED = ("flashtable-vm-network.service", "flashtable-vm-agent.service")
+ENABLED = (
+    "flashtable-vm-network.service",
+    "flashtable-vm-agent.service",
+    "flashtable-vm-gpio.service",
+)
 # Nothing in a test wants them, and under emulation each costs seconds: the consoles' logins
 # (the agent has the serial port), and the timers that would run apt, fstrim or e2scrub.
 MASKED = (
@@ -122,7 +156,6 @@ MASKED = (
     "modprobe@drm.service",
     "kmod-static-nodes.service",
     "systemd-network-generator.service",
-    "sys-kernel-config.mount",
     # The image's users are made when it is built; nobody logs in to be counted.
     "systemd-sysusers.service",
     "systemd-update-utmp.service",
@@ -174,7 +207,9 @@ def recipe() -> dict[str, object]:
         "enabled": ENABLED,
         "masked": MASKED,
         "steps": [inspect.getsource(step) for step in (build, configure, take_kernel)],
+        "gpio_sim": GPIO_SIM.read_text(encoding="utf-8"),
         "agent": AGENT.read_text(encoding="utf-8"),
+        "chips": CHIPS.read_text(encoding="utf-8"),
     }
 
 
@@ -221,9 +256,17 @@ def find_tool(name: str) -> str | None:
     return shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
 
 
+KEEP = 3  # images kept in the cache, the ones used last
+
+
 def cached() -> Image | None:
-    image = Image(cache_root() / key())
-    return image if (image.directory / "info.json").exists() else None
+    """Today's recipe's image, if built; its info.json touched: its last use."""
+    info = cache_root() / key() / "info.json"
+    try:
+        os.utime(info)
+    except FileNotFoundError:
+        return None
+    return Image(info.parent)
 
 
 def ensure_image(say=print) -> Image:
@@ -252,13 +295,13 @@ def ensure_image(say=print) -> Image:
             raise
         seconds = time.monotonic() - started
         info = {"build_seconds": round(seconds, 1), "kernel": kernel_version, **recipe()}
-        del info["steps"], info["agent"], info["files"]
+        del info["steps"], info["agent"], info["files"], info["chips"], info["gpio_sim"]
         (work / "info.json").write_text(json.dumps(info, indent=1), encoding="utf-8")
         work.rename(root / name)
-        for old in root.iterdir():
-            # Images of earlier recipes: nothing uses them any more.
-            if old.is_dir() and old.name != name:
-                remove(old)
+        built = [d for d in root.iterdir() if (d / "info.json").exists()]
+        built.sort(key=lambda d: (d / "info.json").stat().st_mtime, reverse=True)
+        for old in built[KEEP:]:
+            remove(old)  # of a recipe no checkout has used for the longest time
         say(f"image built in {seconds:.0f} s")
         return Image(root / name)
 
@@ -299,8 +342,15 @@ def build(work: Path, say=print) -> str:
         str(tree),
         source,
     )
-    configure(tree)
     kernel_version = take_kernel(tree, work)
+    install_module(
+        tree,
+        kernel_version,
+        gpio_sim.cache_dir(cache_root(), kernel_version),
+        lambda: gpio_sim.build_module(tree, kernel_version, source, SUITE, work),
+        say,
+    )
+    configure(tree)
     say("mkfs.ext4 -d: the tree as a disk")
     raw = work / "disk.raw"
     run(
@@ -326,14 +376,17 @@ def configure(tree: Path) -> None:
         path = tree / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    agent = tree / GUEST_AGENT.lstrip("/")
-    agent.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(AGENT, agent)
+    for source, guest in ((AGENT, GUEST_AGENT), (CHIPS, GUEST_CHIPS)):
+        target = tree / guest.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, target)
     for listing in (tree / "etc/apt/sources.list.d").glob("*"):
         listing.unlink()
     # The packages' files, kept by debootstrap: a third of the tree, of no use in the guest.
     for deb in (tree / "var/cache/apt/archives").glob("*.deb"):
         deb.unlink()
+    # Raspberry Pi OS's group for the GPIO chips (the udev rule above gives them to it).
+    run("chroot", str(tree), "groupadd", "--system", "gpio")
     systemctl = find_tool("systemctl") or "systemctl"
     run(systemctl, f"--root={tree}", "enable", *ENABLED)
     run(systemctl, f"--root={tree}", "mask", *MASKED)

@@ -281,15 +281,32 @@ def test_log_level_help_names_where_the_log_goes(capsys, monkeypatch, command, s
     assert f"how much to log to {stream} (default: info)" in capsys.readouterr().out
 
 
-def test_run_without_the_pis_backends_says_that_sim_runs_here(capsys, monkeypatch, tmp_path):
+def without_gpiod(monkeypatch) -> None:
+    """As on a machine where libgpiod's bindings are not installed."""
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
-    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)  # as on a laptop
+    monkeypatch.delitem(sys.modules, "hardware.gpiod_pins", raising=False)
+    monkeypatch.setitem(sys.modules, "gpiod", None)
+
+
+def test_run_on_a_former_pin_factory_logs_that_it_plays_on_the_chip(caplog, monkeypatch, tmp_path):
+    without_gpiod(monkeypatch)
+    config = Config(pin_factory="lgpio")
+    assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
+    notes = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert notes == [
+        "pin factory 'lgpio' is now the table's own gpiod pins, on the same GPIO chip:"
+        ' write factory = "gpiod" in [gpio], or leave it out'
+    ]
+
+
+def test_run_without_the_pins_backend_says_that_sim_runs_here(capsys, monkeypatch, tmp_path):
+    without_gpiod(monkeypatch)
     # Its own exit status, which the unit's RestartPreventExitStatus= names: no restarts.
     assert asyncio.run(run_daemon(Config(), tmp_path, simulated=False, seed=1)) == CANNOT_START
     err = capsys.readouterr().err
-    assert err.startswith("flashtable: pin factory 'lgpio' is not installed")
+    assert err.startswith("flashtable: pin factory 'gpiod' is not installed (gpiod)")
     assert err.endswith(
-        "install flashtable[pi] (on a Pi; elsewhere, --sim runs the table on simulated pins)\n"
+        "pip install gpiod (on a Pi; elsewhere, --sim runs the table on simulated pins)\n"
     )
     assert err.count("\n") == 1
 
@@ -301,8 +318,7 @@ def test_a_table_that_cannot_start_leaves_the_reason_on_its_i2c_lcd(monkeypatch,
 
     backpack = Backpack()
     monkeypatch.setattr(smbus2, "SMBus", lambda port: backpack)
-    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
-    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)
+    without_gpiod(monkeypatch)
     config = Config(i2c_address=ADDRESS)
     assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
     assert backpack.model.lines == ("Cannot start:   ", "GPIO missing    ")
@@ -362,3 +378,29 @@ def test_settings_take_their_key_value_words_before_and_after_an_option(
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "usage: flashtable settings" in err and "unrecognized arguments: --bogus" in err
+
+
+def test_a_busy_line_stops_the_table_naming_its_role_and_holder(monkeypatch, tmp_path, capsys):
+    """w1-gpio's overlay holds GPIO4 by default, seat 1's button: the table says so and exits
+    78, not restarted (docs/deploy.md, "When it does not play"). The chip's requests are a
+    stand-in's: no kernel GPIO chip here."""
+    import threading
+
+    import smbus2
+
+    from tests.hardware.gpiod_standin import Kernel
+    from tests.hardware.test_lcd import ADDRESS, Backpack
+
+    backpack = Backpack()
+    monkeypatch.setattr(smbus2, "SMBus", lambda port: backpack)
+    kernel = Kernel(monkeypatch)
+    kernel.held[4] = "onewire@0"
+    threads = threading.active_count()
+    config = Config(i2c_address=ADDRESS)
+    assert asyncio.run(run_daemon(config, tmp_path, simulated=False, seed=1)) == CANNOT_START
+    assert capsys.readouterr().err == (
+        "flashtable: cannot drive the table's pins: GPIO4 (seat1.button) on gpiochip0 is busy:"
+        " 'onewire@0' holds it\n"
+    )
+    assert backpack.model.lines == ("Cannot start:   ", "pins fail       ")
+    assert threading.active_count() == threads

@@ -25,7 +25,7 @@ def test_a_full_config_loads(tmp_path):
 id = "cafe-3"
 seats = 6
 [gpio]
-factory = "lgpio"
+factory = "gpiod"
 chip = 4
 [pins]
 "play_pause" = 13
@@ -35,9 +35,15 @@ timeout_penalty = 1
 """,
         )
     )
-    assert (config.table_id, config.seats, config.lgpio_chip) == ("cafe-3", 6, 4)
+    assert (config.table_id, config.seats, config.gpio_chip) == ("cafe-3", 6, 4)
     assert config.settings.turn_timer == 8
     assert config.pinmap(simulated=False)["play_pause"] == 13
+
+
+@pytest.mark.parametrize("chip", ["pinctrl-rp1", "/dev/gpiochip4", "gpio-sim.0-node0", 4])
+def test_a_chip_is_named_by_its_number_path_or_label(tmp_path, chip):
+    text = f"[gpio]\nchip = {chip!r}".replace("'", '"')
+    assert load(write(tmp_path, text)).gpio_chip == chip
 
 
 @pytest.mark.parametrize(
@@ -55,6 +61,10 @@ timeout_penalty = 1
         ("[table]\nid = 'a/b'", "table.id 'a/b'"),
         ("[tabel]\nseats = 4", "unknown section [tabel]"),
         ("[gpio]\nfactory = 'pigpio'", "gpio.factory must be one of"),
+        ("[gpio]\nfactory = 'RPi.GPIO'", "gpio.factory must be one of gpiod, mock, not 'RPi"),
+        ("[gpio]\nchip = 256", "gpio.chip must be 0 to 255"),
+        ("[gpio]\nchip = 'pinctrl rp1; rm'", "gpio.chip 'pinctrl rp1; rm' must be a chip's"),
+        ("[gpio]\nchip = true", "gpio.chip must be a number or text in quotes, not true"),
         ("[settings]\nturn_timer = 31", "turn_timer cannot be 31"),
         ("[settings]\ncolour = 'red'", "no setting named 'colour'"),
         ("[table\n", "not valid TOML"),
@@ -111,6 +121,17 @@ def test_check_config_accepts_a_good_file_and_prints_the_map(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "ok" in out
     assert "seat4.light" in out and "seat5.button" not in out
+
+
+@pytest.mark.parametrize("former", ["lgpio", "rpigpio"])
+def test_a_config_naming_a_former_pin_factory_is_good_and_check_config_says_what_runs(
+    tmp_path, capsys, former
+):
+    path = write(tmp_path, f'[gpio]\nfactory = "{former}"\n')
+    assert load(path).pin_factory == former
+    assert main(["check-config", "--config", str(path)]) == 0
+    note = f"  note: pin factory '{former}' is now the table's own gpiod pins, on the same GPIO"
+    assert note in capsys.readouterr().out
 
 
 def test_check_config_of_a_missing_file_fails(tmp_path, capsys):

@@ -45,9 +45,8 @@ def test_a_stop_while_run_starts_ends_it_cleanly(tmp_path, signum):
 STOPPED_TWICE = textwrap.dedent(
     """
     import asyncio, os, signal, sys
-    import controller.commands.cli as cli
     import controller.commands.run as run
-    build, on_loop = run.build_daemon, cli.run_on_table_loop
+    build, on_loop = run.build_daemon, run.run_on_table_loop
     def build_then_stop(*args, **options):
         daemon = build(*args, **options)
         asyncio.get_running_loop().call_soon(os.kill, os.getpid(), signal.{signal})
@@ -56,7 +55,7 @@ STOPPED_TWICE = textwrap.dedent(
         status = on_loop(main)
         os.kill(os.getpid(), signal.{signal})
         return status
-    run.build_daemon, cli.run_on_table_loop = build_then_stop, stopped_again
+    run.build_daemon, run.run_on_table_loop = build_then_stop, stopped_again
     from controller import main
     sys.exit(main(["run", "--sim", "--seed", "1", "--state-dir", sys.argv[1]]))
     """

@@ -7,6 +7,8 @@ from controller.commands.cli import main
 from controller.commands.outputs_off import output_roles, outputs_off
 from controller.config import Config
 
+from ..hardware.gpiod_standin import Kernel
+
 
 def test_every_output_a_killed_daemon_left_on_is_driven_off(tmp_path, capsys):
     # The launcher table of the build guide: its motor on seat 7 and 8's pins.
@@ -34,8 +36,25 @@ def test_on_simulated_pins_there_is_nothing_to_drive(tmp_path, capsys):
     assert out == "outputs off: the pins are simulated (mock), nothing to drive\n"
 
 
-def test_without_the_pis_pins_it_says_why_and_fails(tmp_path, capsys):
+def test_without_the_pis_pins_it_says_why_and_fails(tmp_path, capsys, monkeypatch):
+    # This machine has no Raspberry Pi GPIO chip (nor, in a container, any chip).
+    monkeypatch.setattr("hardware.gpio_chip.DEV", tmp_path)
     assert main(["outputs-off", "--state-dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("flashtable: cannot drive the outputs off: pin factory")
+    assert err.startswith(
+        "flashtable: cannot drive the outputs off: no Raspberry Pi GPIO controller among the"
+        " GPIO chips (none this user may open): name the table's chip in [gpio] chip"
+    )
     assert err.count("\n") == 1
+
+
+def test_a_line_another_holds_is_named_with_its_role_and_holder(tmp_path, capsys, monkeypatch):
+    # The chip's requests are a stand-in's (no kernel GPIO chip here): seat 1's light is held.
+    kernel = Kernel(monkeypatch)
+    kernel.held[17] = "gpioset"
+    assert main(["outputs-off", "--state-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        "flashtable: cannot drive the outputs off: GPIO17 (seat1.light) on gpiochip0 is busy:"
+        " 'gpioset' holds it\n"
+    )
+    assert list(kernel.requests) == [18]  # the buzzer's line, before it; none after

@@ -8,7 +8,7 @@ from gpiozero import Motor
 
 from hardware.clock import VirtualClock
 from hardware.ejector import CardCounted, Halted
-from hardware.gpio_ejector import GpioEjector
+from hardware.gpio_ejector import EDGE_WAIT, EDGE_WAIT_LIMIT, GpioEjector
 from hardware.inputs import EdgeInput
 from hardware.pinmap import DEFAULT_PINS, SIM_HEADER, SIMULATION_EXTRA_PINS, PinMap
 from hardware.sim.launcher_model import LauncherModel
@@ -361,3 +361,77 @@ def test_a_cards_rules_and_constants_exist_once_in_the_firmwares_dispenser(rig):
         assert not re.search(rf"^{name}\w* =", source, re.M), name
     assert isinstance(rig.ejector._dispenser, Dispenser)
     assert setting("jam_time").default == JAM_US // 1000
+
+
+class Roller:
+    """The roller's motor as the ejector drives it: its speed, negative backwards."""
+
+    def __init__(self) -> None:
+        self.speed = 0.0
+
+    def forward(self, speed: float) -> None:
+        self.speed = speed
+
+    def backward(self, speed: float) -> None:
+        self.speed = -speed
+
+    def stop(self) -> None:
+        self.speed = 0.0
+
+
+def test_a_jam_waits_for_a_beam_edge_the_kernel_stamped_in_time_and_handed_on_late():
+    """The pins' thread, kept from the CPU, hands a beam edge over only after the jam time
+    has run out, though the kernel stamped it before: edge time is truth, so the launcher
+    runs on and the jam time counts from that edge. With nothing on its way, a launcher
+    that sends no edge for the jam time stops, jammed."""
+    clock = VirtualClock()
+    reports: list = []
+    on_its_way: list[tuple[bool, float]] = []  # stamped by the kernel, not handed over yet
+    roller = Roller()
+    ejector = GpioEjector(
+        roller,
+        clock=clock,
+        on_report=reports.append,
+        beam_clear=lambda: not on_its_way,
+        edges_waiting=lambda: bool(on_its_way),
+    )
+
+    def run_until(when: float) -> list[str]:
+        while clock.run_next(when):
+            pass
+        clock.set(when)
+        return [r.reason for r in reports if isinstance(r, Halted)]
+
+    start = clock.now()
+    ejector.dispense(3)
+    run_until(start + ejector.jam_time - 0.1)
+    on_its_way.append((False, clock.now()))  # a card's front reaches the beam
+    assert run_until(start + ejector.jam_time + 0.3) == [] and roller.speed > 0
+    clear, at = on_its_way.pop()
+    ejector.beam(clear, at)
+    assert run_until(at + ejector.jam_time - 0.01) == [] and roller.speed > 0
+    assert run_until(at + ejector.jam_time + 0.01) == ["jam"] and roller.speed == 0
+
+
+def test_a_beam_line_that_never_falls_quiet_puts_no_jam_off_for_ever():
+    """Edges always on their way (a chattering beam line, a pins' thread that no longer
+    hands them over): the launcher waits for them a moment at most, then looks at the jam
+    time as it stands, stops jammed and keeps what is owed."""
+    clock = VirtualClock()
+    reports: list = []
+    roller = Roller()
+    ejector = GpioEjector(
+        roller,
+        clock=clock,
+        on_report=reports.append,
+        beam_clear=lambda: True,
+        edges_waiting=lambda: True,
+    )
+    start = clock.now()
+    ejector.dispense(3)
+    end = start + ejector.jam_time + EDGE_WAIT_LIMIT + EDGE_WAIT
+    while clock.run_next(end):
+        pass
+    halted = [r for r in reports if isinstance(r, Halted)]
+    assert [(h.reason, h.owed) for h in halted] == [("jam", 3)], reports
+    assert roller.speed == 0

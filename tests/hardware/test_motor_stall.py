@@ -50,6 +50,11 @@ class Roller(threading.Thread):
         self.beam_clear = True
         self.stops: list[float] = []  # when the motor stopped driving forwards
         self.done = threading.Event()
+        # The time up to which the mechanics have moved and their beam edges are handed on.
+        # A real launcher moves whatever its threads do and the kernel stamps its edges; this
+        # thread, kept from the CPU on a loaded machine, is behind the clock instead, and the
+        # edges of that time are "on their way", as they are in the kernel's buffer on a Pi.
+        self.moved_until = time.monotonic()
 
     def run(self) -> None:
         forward, value, last = False, 0.0, time.monotonic()
@@ -68,6 +73,7 @@ class Roller(threading.Thread):
                 if self.motor.value != before:
                     value = self.motor.value
             value, last = self.motor.value, now
+            self.moved_until = now
             if forward and value <= 0:
                 self.stops.append(now)
             forward = value > 0
@@ -115,6 +121,7 @@ async def dispense_with_a_stall(cards: int, stall: float, at_card: int) -> dict:
         on_report=reported,
         beam_clear=lambda: bool(beam.is_active),
         lease=MotorLease(motor.stop),
+        edges_waiting=lambda: roller.moved_until < clock.now(),
     )
     beam.on_pin_thread = ejector.beam_edge_now
     roller.start()
@@ -132,7 +139,7 @@ async def dispense_with_a_stall(cards: int, stall: float, at_card: int) -> dict:
         "out": roller.out,
         "counted": sum(isinstance(r, CardCounted) for r in reports),
         "halts": [r.reason for r in reports if isinstance(r, Halted)],
-        "stalled": stalled[0],
+        "stalled": stalled[0] if stalled else None,  # none if it halted first
         "stops": roller.stops,
     }
 

@@ -48,8 +48,10 @@ NEVER_READY = {
 @pytest.fixture(scope="session")
 def wheels(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("wheels")
-    for dist in runtime_distributions(markers=python_markers(SYSTEM_PYTHON)):
-        repack(dist, out)
+    markers = python_markers(SYSTEM_PYTHON)
+    same = markers["python_version"] == f"{sys.version_info[0]}.{sys.version_info[1]}"
+    for dist in runtime_distributions(markers=markers):
+        repack(dist, out, same_python=same)
     return {
         "1.0.0": build_table_wheel(out, "1.0.0", {}),
         "2.0.0": build_table_wheel(out, "2.0.0", REJECTS_CONFIG),
@@ -72,9 +74,24 @@ class Table:
     def path(self, name: str) -> Path:
         return self.root / name.lstrip("/")
 
-    def run(self, *args: str, version: str = "1.0.0") -> subprocess.CompletedProcess:
+    def run(
+        self,
+        *args: str,
+        version: str = "1.0.0",
+        kernel: str | None = None,
+        userland: str | None = None,
+    ) -> subprocess.CompletedProcess:
+        """The installer run; with `kernel` and `userland`, on a system whose `uname -m` and
+        `dpkg --print-architecture` say those."""
         bin_dir = self.base / "bin"
         env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+        if kernel is not None and userland is not None:
+            arch_dir = self.base / f"{kernel}-{userland}"
+            arch_dir.mkdir(exist_ok=True)
+            for command, says in (("uname", kernel), ("dpkg", userland)):
+                (arch_dir / command).write_text(f"#!/bin/sh\necho {says}\n")
+                (arch_dir / command).chmod(0o755)
+            env["PATH"] = f"{arch_dir}:{env['PATH']}"
         env.update(
             FLASHTABLE_ROOT=str(self.root),
             FLASHTABLE_FROM=str(self.wheels[version]),
@@ -239,6 +256,29 @@ def test_install_starts_a_table_as_its_own_user_and_a_second_run_changes_nothing
     changed = [n for n in fresh if n not in backups and fresh[n] != left.get(n)]
     assert changed == []  # passwd, group, the boot config: as before the install
     assert not table.active()
+
+
+def test_on_a_32_bit_pi_the_installer_adds_what_pip_builds_the_pins_backend_with(table):
+    """PyPI has gpiod's wheels for 64-bit Arm and x86 alone: on a 32-bit Raspberry Pi OS
+    (a Pi Zero 2 W's, a Zero W's; on a Pi 4 or 5 it boots a 64-bit kernel, which `uname -m`
+    reports) pip builds it from its source, with a C compiler and Python's headers, which the
+    installer installs there first (docs/deploy.md)."""
+    for kernel, userland, extra in (
+        ("armv7l", "armhf", True),
+        ("armv6l", "armhf", True),
+        ("aarch64", "armhf", True),  # a 32-bit Raspberry Pi OS on a Pi 4 or 5
+        ("aarch64", "arm64", False),
+        ("x86_64", "amd64", False),
+    ):
+        log = table.base / "apt-get.log"
+        log.unlink(missing_ok=True)
+        result = table.run(kernel=kernel, userland=userland)
+        assert result.returncode == 0, result.stderr
+        installs = [line for line in log.read_text().splitlines() if line.startswith("install ")]
+        assert installs == [
+            "install -y -qq python3-venv python3-pip i2c-tools"
+            + (" python3-dev gcc" if extra else "")
+        ], (kernel, userland, installs)
 
 
 def test_upgrade_keeps_settings_and_rolls_back_a_version_that_fails(table):

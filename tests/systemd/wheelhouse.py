@@ -24,6 +24,10 @@ PACKAGES = tuple(
 # Files an installer writes beside a distribution; a wheel does not carry them.
 INSTALLER_FILES = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
 COMPILED = {".so", ".pyd"}  # extension modules, built for one Python
+# Distributions that cannot run without their extension modules (gpiod, the table's pins;
+# lgpio, which bench/pins.py measures beside it): packed with them, tagged as they were
+# built, for a Python of the same version.
+NEEDS_COMPILED = {"gpiod", "lgpio"}
 
 
 def python_markers(python: Path) -> dict[str, str]:
@@ -72,22 +76,29 @@ def _write_wheel(path: Path, files: list[tuple[str, bytes]], info: str) -> Path:
     return path
 
 
-def repack(dist: metadata.Distribution, out: Path) -> Path:
+def repack(dist: metadata.Distribution, out: Path, *, same_python: bool = True) -> Path:
     """An installed distribution as a pure-Python wheel again. One with compiled modules
     (aiohttp and its helpers, which all fall back on pure Python without them) loses them:
     the system's Python installing it may not be the one they were compiled for."""
+    name = canonicalize_name(dist.metadata["Name"]).replace("-", "_")
+    # Built for this interpreter: only a Python of its version can take the modules (where
+    # the installer's Python is another, the package is packed pure, and must not be imported).
+    compiled = name in NEEDS_COMPILED and same_python
     files = [
         f
         for f in dist.files or []
         if not str(f).startswith("..")
         and "__pycache__" not in f.parts
         and not (f.parent.name.endswith(".dist-info") and f.name in INSTALLER_FILES)
-        and f.suffix not in COMPILED
+        and (compiled or f.suffix not in COMPILED)
     ]
     info = next(f.parent for f in files if f.name == "METADATA")
     wheel_file = Path(str(dist.locate_file(info / "WHEEL"))).read_text(encoding="utf-8")
-    name = canonicalize_name(dist.metadata["Name"]).replace("-", "_")
     contents = [(f.as_posix(), Path(str(dist.locate_file(f))).read_bytes()) for f in files]
+    if compiled:
+        tag = next(line for line in wheel_file.splitlines() if line.startswith("Tag:"))
+        wheel = f"{name}-{dist.version}-{tag.split(':', 1)[1].strip()}.whl"
+        return _write_wheel(out / wheel, contents, info.as_posix())
     if "Root-Is-Purelib: true" not in wheel_file:
         contents = [
             (n, pure_wheel_file(data) if n == f"{info}/WHEEL" else data) for n, data in contents
