@@ -8,11 +8,8 @@ texts, the notices, the terminal view) and `web` (the web page's own texts).
 from __future__ import annotations
 
 import gettext
-import logging
 from functools import cache
 from pathlib import Path
-
-log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "de", "zh")
 # Each language by its own name, as a choice of language shows it.
@@ -33,15 +30,6 @@ def translation(language: str, domain: str = "flashtable") -> Words:
     language the table does not have, and for a message its catalog lacks."""
     if language == "en" or language not in LANGUAGES:
         return gettext.NullTranslations()
-    if gettext.find(domain, LOCALE_DIR, [language]) is None:
-        # A checkout whose catalogs were never compiled (the build compiles them, and so does
-        # ./dev): said once, as the table goes on in English.
-        log.warning(
-            "no compiled catalog %s.mo for %s in %s: the texts stay English (./dev compiles it)",
-            domain,
-            LANGUAGE_NAMES[language],
-            LOCALE_DIR,
-        )
     return gettext.translation(domain, LOCALE_DIR, [language], fallback=True)
 
 
