@@ -3,7 +3,11 @@ installed table's Python (/opt/flashtable/current/bin/python), on its GPIO chip 
 Each command prints one line of JSON.
 
     pins_guest.py cpu PINS WINDOW WINDOWS   the daemon's CPU share, idle then in a game
-    pins_guest.py serve PINS SECONDS        the daemon, for the press -> light measurement
+    pins_guest.py serve PINS SECONDS [none] the daemon, for the press -> light measurement;
+                                            `none`: without its answers worked out ahead
+                                            (controller/shell/answers.py); stopped by
+                                            SIGTERM, it prints how many steps it made and
+                                            how many of their lights it set ahead
     pins_guest.py bare SECONDS              a bare libgpiod responder: seat 1's press
                                             toggles seat 1's light, and nothing else
     pins_guest.py slap RACES SEED           SLAP races with presses 50 µs to 5 ms apart
@@ -22,16 +26,21 @@ import json
 import os
 import queue
 import random
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from controller.commands.run import build_daemon, run_on_table_loop
 from controller.config import load
+from controller.game import Press
 from controller.game import slap as slap_rules
 from controller.settings import Settings
+from controller.shell import daemon as daemon_module
+from controller.shell.answers import Answers, Lights
 
 CONFIG = Path("/etc/flashtable/flashtable.toml")
 QUIET = {"mode": "flash", "sleep_time": "off", "turn_timer": "off"}
@@ -54,6 +63,44 @@ def lgpio_factory(chip: object) -> Any:
             return board_info(found)
 
     return ChipLGPIOFactory(chip=int(found.name.removeprefix("gpiochip")))
+
+
+class CountedAnswers(Answers):
+    """The daemon's answers worked out ahead, counting the steps and those whose lights were
+    set ahead of them, and timing each press from `ahead` (asked as the daemon takes it up)
+    to the step's own lights: with answers, how much earlier its lights came; without, how
+    long they waited for the step. Counted after the lights are set, it costs a press a
+    clock read."""
+
+    answering = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.steps = self.given = 0
+        self.waits: list[int] = []  # ns, a press from `ahead` to the step's lights
+        self._asked: int | None = None
+
+    def prepare(self, table: Any, now: float, wakeup: float | None) -> None:
+        if self.answering:
+            super().prepare(table, now, wakeup)
+
+    def ahead(self, table: Any, event: Any, now: float) -> Lights | None:
+        self._asked = time.perf_counter_ns() if isinstance(event, Press) else None
+        return super().ahead(table, event, now) if self.answering else None
+
+    def check_given(self, lights: Lights) -> None:
+        if self._asked is not None:
+            self.waits.append(time.perf_counter_ns() - self._asked)
+        self.steps += 1
+        self.given += self._given is not None
+        super().check_given(lights)
+
+
+class NoAnswers(CountedAnswers):
+    """The daemon as if it had no answers worked out ahead: nothing is stepped ahead, and a
+    press's lights wait for the engine's step (the bench's swap, as `lgpio_factory` is)."""
+
+    answering = False
 
 
 class Hand:
@@ -149,11 +196,23 @@ def cpu(pins: str, window: float, windows: int) -> dict:
     return run_on_table_loop(with_daemon(pins, QUIET, work))
 
 
-def serve(pins: str, seconds: float) -> dict:
+def serve(pins: str, seconds: float, answers: bool) -> dict:
+    """The daemon for `seconds`, or until SIGTERM; with its answers worked out ahead or not."""
+    daemon_module.Answers = CountedAnswers if answers else NoAnswers
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+
     def work(daemon: Any, hand: Hand) -> dict:
         Path("/run/flashtable-bench.ready").touch()
-        time.sleep(seconds)
-        return {"served": seconds}
+        stopped.wait(seconds)
+        counted = daemon.answers
+        waits = sorted(counted.waits) or [0]
+        return {
+            "steps": counted.steps,
+            "given": counted.given,
+            "missed": counted.missed,
+            "wait_us": waits[len(waits) // 2] / 1000,
+        }
 
     return run_on_table_loop(with_daemon(pins, QUIET, work))
 
@@ -269,7 +328,7 @@ def main() -> None:
     if command == "cpu":
         result = cpu(args[0], float(args[1]), int(args[2]))
     elif command == "serve":
-        result = serve(args[0], float(args[1]))
+        result = serve(args[0], float(args[1]), args[2:] != ["none"])
     elif command == "bare":
         result = bare(float(args[0]))
     elif command == "slap":
