@@ -66,7 +66,7 @@ def order(payload: bytes) -> Order:
     if extra:
         raise MessageRefused(f"{action} takes no {short(repr(extra[0]))}")
     missing = sorted(wanted - set(body))
-    if missing and action != "dispense":
+    if missing:
         raise MessageRefused(f"{action} needs {' and '.join(missing)}")
     fields = {key: body[key] for key in wanted}
     try:  # each checks its own values' types: a message's are anything JSON holds

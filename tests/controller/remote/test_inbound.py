@@ -155,8 +155,53 @@ def test_a_name_or_points_refused_say_why(payload, reason):
         (b'{"turn_timer": ' + b"[" * 500 + b"]" * 500 + b"}", "payload: nested deeper than 16"),
         (b'{"turn_timer": ' + b"9" * 30 + b"}", "payload: a number longer than 20 characters"),
         (b'{"turn_timer": NaN}', "payload: NaN is not a number JSON allows"),
+        (b"[1, 2]", "payload must be a JSON object, not list"),
+        (b" " * 1025, "payload of 1025 bytes is over the limit of 1024"),
     ],
 )
 def test_payloads_are_read_with_the_bounds_of_every_file_the_daemon_reads(payload, reason):
     with pytest.raises(MessageRefused, match=f"^{reason}$"):
         settings_update(payload)
+
+
+def test_an_empty_settings_update_is_refused_as_nothing_to_set():
+    with pytest.raises(MessageRefused, match=r"^nothing to set: the object is empty$"):
+        settings_update(b"{}")
+
+
+def test_an_unknown_action_is_refused_naming_every_action_there_is():
+    with pytest.raises(MessageRefused) as refused:
+        order(b'{"action": "shuffle"}')
+    assert str(refused.value) == (
+        "action must be one of start, pause, resume, new_round, dispense, name, points,"
+        " not 'shuffle'"
+    )
+
+
+def test_a_refusal_quotes_what_came_whole_up_to_40_characters_and_cut_with_dots_past_that():
+    fits = "x" * 38  # quoted, 40 characters
+    with pytest.raises(MessageRefused, match=re.escape(f" not '{fits}'") + "$"):
+        order(json.dumps({"action": fits}).encode())
+    with pytest.raises(MessageRefused) as refused:
+        order(json.dumps({"action": "y" * 60}).encode())
+    assert str(refused.value).endswith(" not '" + "y" * 36 + "...")
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        ({"action": "start", "cards": 1}, "start takes no 'cards'"),
+        ({"action": "points"}, "points needs points and seat"),
+        ({"action": "dispense"}, "dispense needs cards"),
+    ],
+)
+def test_a_command_refused_as_sent_names_the_field_it_lacks_or_takes_no(payload, reason):
+    with pytest.raises(MessageRefused, match=f"^{re.escape(reason)}$"):
+        order(json.dumps(payload).encode())
+
+
+def test_a_payload_of_exactly_the_limit_is_read():
+    head, tail = b'{"turn_timer": 8', b"}"
+    payload = head + b" " * (MAX_PAYLOAD - len(head) - len(tail)) + tail
+    assert len(payload) == MAX_PAYLOAD == 1024
+    assert settings_update(payload).changes == {"turn_timer": 8}
