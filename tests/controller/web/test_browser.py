@@ -406,6 +406,8 @@ def test_on_a_phone_sign_in_is_at_the_top_and_names_and_points_are_one_tap_away(
         # The round the last test scored still takes corrections: its points are a part too.
         for link, field in (("Card points", "#points-2"), ("Players", "#name-1")):
             js(browser, "window.scrollTo(0, 0)")
+            # The points' link shows once the page has the round from its stream.
+            until(browser, lambda b, t=link: b.find_elements(By.LINK_TEXT, t), link)
             browser.find_element(By.LINK_TEXT, link).click()
             until(browser, lambda b, f=field: on_screen(b, f), f"{link}, one tap from the top")
         browser.find_element(By.ID, "logout").click()
