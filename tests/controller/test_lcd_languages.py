@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
+from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 
 from controller.catalogs import LOCALE_DIR, ON_THE_LCD, lcd_translation
@@ -21,7 +22,7 @@ from controller.menu import navigator
 from controller.menu.navigator import Menu, editing_pages, ident, render
 from controller.menu.tree import Context, Entry, Hand, top
 from controller.mqtt import why_down
-from controller.settings import SETTINGS, Settings, dragged
+from controller.settings import SETTINGS, Setting, Settings, dragged
 from controller.shell.panel import info_lines
 from controller.storage.statefile import not_saving
 
@@ -33,16 +34,10 @@ WRAPPED = "controller/settings/meanings.py"
 PHASES = ("seating", "play", "busy", "paused", "over", "extreme")
 
 
-def template_messages() -> list[tuple[str, tuple[str, ...]]]:
-    """(msgid, the files it is written in) for every message of the flashtable domain."""
+def template() -> list[Message]:
+    """Every message of the flashtable domain's template, read once for the module."""
     with (LOCALE_DIR / "flashtable.pot").open("rb") as pot:
-        catalog = read_po(pot)
-    messages = []
-    for message in catalog:
-        if message.id:
-            msgid = message.id if isinstance(message.id, str) else message.id[0]
-            messages.append((msgid, tuple(path for path, _ in message.locations)))
-    return messages
+        return [message for message in read_po(pot) if message.id]
 
 
 # What the light patterns mean: the terminal view's legend and the page's, never the LCD's.
@@ -54,7 +49,14 @@ def on_glass(files: tuple[str, ...]) -> bool:
     return any(path.startswith(GLASS) or path in GLASS_FILES for path in glass)
 
 
-MESSAGES = template_messages()
+TEMPLATE = template()
+# (msgid, the files it is written in) for every message, a plural by its singular; and each
+# plural's singular -> (singular, plural).
+MESSAGES = [
+    (m.id if isinstance(m.id, str) else m.id[0], tuple(path for path, _ in m.locations))
+    for m in TEMPLATE
+]
+PLURALS = {m.id[0]: m.id for m in TEMPLATE if isinstance(m.id, tuple)}
 LINES = [msgid for msgid, files in MESSAGES if on_glass(files) and WRAPPED not in files]
 WRAPPED_TEXTS = [msgid for msgid, files in MESSAGES if WRAPPED in files]
 
@@ -67,15 +69,10 @@ def shown(text: str) -> str:
 
 def all_forms(language: str, msgid: str) -> list[str]:
     t = lcd_translation(language)
-    plural = next((m for m in catalog_plurals() if m[0] == msgid), None)
+    plural = PLURALS.get(msgid)
     if plural is None:
         return [t.gettext(msgid)]
     return [t.ngettext(plural[0], plural[1], n) for n in (1, 2)]
-
-
-def catalog_plurals() -> list[tuple[str, str]]:
-    with (LOCALE_DIR / "flashtable.pot").open("rb") as pot:
-        return [m.id for m in read_po(pot) if isinstance(m.id, tuple)]
 
 
 def test_the_glass_has_messages_and_knows_which():
@@ -155,19 +152,35 @@ def walk(entries: tuple[Entry, ...], path: tuple[str, ...], context: Context) ->
 
 
 def menu_screens(language: str) -> Iterator[tuple[str, str]]:
+    """Every screen of the menu: each table's menu walked, and each value of each setting
+    with every page of what it does. A value's screens are drawn from the settings alone
+    (the setting's label, its value, what the value does: navigator.render), so each
+    setting's are drawn once, on the first table whose menu holds it, not again for each
+    phase of the same menu."""
+    drawn: set[str] = set()
     for context in contexts(language):
+        held = set()
         for menu in walk(top(context), (), context):
+            held.add(menu.at)
             yield render(menu, context)
         for spec in SETTINGS:
-            for option in spec.options:
-                settings = context.settings.replace(dragged(context.settings, spec.key, option))
-                valued = Context(**{**vars(context), "settings": settings})
-                entry = Entry(spec.label, "setting", spec.key, name=spec.key)
-                held = where(valued, ident(entry))
-                if held is None:  # not on this table: a launcher's setting without one
-                    continue
-                for page in range(len(editing_pages(spec.label, spec.key, valued))):
-                    yield render(replace(held, editing=True, page=page), valued)
+            at = ident(Entry(spec.label, "setting", spec.key, name=spec.key))
+            if at in held and at not in drawn:
+                drawn.add(at)
+                yield from value_screens(context, spec, at)
+    assert len(drawn) == len(SETTINGS)  # every setting is on some table's menu
+
+
+def value_screens(context: Context, spec: Setting, at: str) -> Iterator[tuple[str, str]]:
+    """Each value of the setting `spec` (the menu's entry `at`) chosen, with every page of
+    what it does."""
+    for option in spec.options:
+        settings = context.settings.replace(dragged(context.settings, spec.key, option))
+        valued = Context(**{**vars(context), "settings": settings})
+        held = where(valued, at)
+        assert held is not None, f"{spec.key} = {option!r}: not on the menu"
+        for page in range(len(editing_pages(spec.label, spec.key, valued))):
+            yield render(replace(held, editing=True, page=page), valued)
 
 
 def where(context: Context, at: str) -> Menu | None:

@@ -1,6 +1,7 @@
 """Debian's chromium, headless, through its chromedriver (Selenium), for the web page's
-tests and bench. A machine without them fails the tests that need them, with what to
-install: `./dev test` installs both on Debian."""
+tests and bench, and a module's table and browser for the tests that play an evening in
+order. A machine without chromium fails the tests that need it, with what to install:
+`./dev test` installs both on Debian."""
 
 from __future__ import annotations
 
@@ -9,12 +10,17 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
+
+from .conftest import PASSWORD
+from .running_table import RunningTable
 
 PHONE = (390, 844)  # a phone's viewport, in CSS pixels
 WAIT = 30.0  # seconds: only a limit for a page that never changes
@@ -81,3 +87,25 @@ def on_a_phone(browser: WebDriver) -> Iterator[int]:
         yield width
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def table_and_browser(name: str, settings: str, **browser_options: Any) -> tuple[Any, Any]:
+    """A module's two fixtures, `table, browser = table_and_browser(...)`: one simulated
+    table serving its page (with `settings`, in a folder named `name`), which must stop
+    without a traceback and without the password in its log, and one chromium on its page
+    (`browser_options` as `chromium` takes them), both kept for the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningTable]:
+        running = RunningTable(tmp_path_factory.mktemp(name), settings=settings)
+        yield running
+        assert PASSWORD not in running.stop_without_fault()
+
+    @pytest.fixture(scope="module")
+    def browser(table: RunningTable) -> Iterator[WebDriver]:
+        driver = chromium(**browser_options)
+        driver.get(table.url)
+        yield driver
+        driver.quit()
+
+    return table, browser

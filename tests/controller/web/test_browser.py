@@ -15,7 +15,6 @@ import socket
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -26,27 +25,13 @@ from controller.settings import BY_KEY, MEANINGS
 from controller.web.connections import MAX_STREAMS_PER_CLIENT
 from tests.ports import free_port
 
-from .browser import A11Y, WAIT, chromium, js, on_a_phone, shoot, until
+from .browser import A11Y, WAIT, js, on_a_phone, shoot, table_and_browser, until
 from .conftest import PASSWORD
 from .running_table import RunningTable
 
-
-@pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningTable]:
-    running = RunningTable(
-        tmp_path_factory.mktemp("web-table"),
-        settings='turn_timer = 4\nsleep_time = "off"\nslap_window = 2\n',
-    )
-    yield running
-    assert PASSWORD not in running.stop_without_fault()
-
-
-@pytest.fixture(scope="module")
-def browser(table: RunningTable) -> Iterator[WebDriver]:
-    driver = chromium()
-    driver.get(table.url)
-    yield driver
-    driver.quit()
+table, browser = table_and_browser(
+    "web-table", 'turn_timer = 4\nsleep_time = "off"\nslap_window = 2\n'
+)
 
 
 def pattern(browser: WebDriver, seat: int) -> str | None:
@@ -421,6 +406,8 @@ def test_on_a_phone_sign_in_is_at_the_top_and_names_and_points_are_one_tap_away(
         # The round the last test scored still takes corrections: its points are a part too.
         for link, field in (("Card points", "#points-2"), ("Players", "#name-1")):
             js(browser, "window.scrollTo(0, 0)")
+            # The points' link shows once the page has the round from its stream.
+            until(browser, lambda b, t=link: b.find_elements(By.LINK_TEXT, t), link)
             browser.find_element(By.LINK_TEXT, link).click()
             until(browser, lambda b, f=field: on_screen(b, f), f"{link}, one tap from the top")
         browser.find_element(By.ID, "logout").click()

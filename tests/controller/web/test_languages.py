@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -27,9 +26,8 @@ from controller.catalogs import catalog, translation
 from controller.game.light_marks import LIGHT_MARKS
 from controller.settings import SETTINGS
 
-from .browser import A11Y, chromium, js, shoot, until
+from .browser import A11Y, js, shoot, table_and_browser, until
 from .conftest import PASSWORD
-from .running_table import RunningTable
 
 NAMES = {1: "Anna", 3: "Jörg"}
 LETTER = "[A-Za-zÄÖÜäöüß]"  # of a Latin word (Chinese runs its words together)
@@ -97,22 +95,11 @@ def without(text: str, known: list[str]) -> str:
     return text
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningTable]:
-    running = RunningTable(
-        tmp_path_factory.mktemp("language-table"),
-        settings='turn_timer = 30\nsleep_time = "off"\nslap_window = 2\ntarget_score = 100\n',
-    )
-    yield running
-    running.stop_without_fault()
-
-
-@pytest.fixture(scope="module")
-def browser(table: RunningTable) -> Iterator[WebDriver]:
-    driver = chromium(languages="de-AT,de;q=0.9,en;q=0.5")
-    driver.get(table.url)
-    yield driver
-    driver.quit()
+table, browser = table_and_browser(
+    "language-table",
+    'turn_timer = 30\nsleep_time = "off"\nslap_window = 2\ntarget_score = 100\n',
+    languages="de-AT,de;q=0.9,en;q=0.5",
+)
 
 
 def language(browser: WebDriver) -> object:
