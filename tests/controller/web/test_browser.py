@@ -219,7 +219,10 @@ class OtherSite(http.server.BaseHTTPRequestHandler):
 def test_a_cross_site_form_post_changes_nothing(browser, table):
     before = (table.do("setting turn_timer"), table.do("lcd"))
     OtherSite.target = table.url
-    site = http.server.HTTPServer(("127.0.0.1", free_port()), OtherSite)
+    # A thread per connection: Chromium may open one it sends nothing on (a preconnect), and
+    # a server of one thread would wait on it, and its shutdown with it, until Chromium lets
+    # it go a minute later.
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), OtherSite)
     threading.Thread(target=site.serve_forever, daemon=True).start()
     try:
         browser.get(f"http://localhost:{site.server_port}/")
