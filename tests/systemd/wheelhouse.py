@@ -76,14 +76,13 @@ def _write_wheel(path: Path, files: list[tuple[str, bytes]], info: str) -> Path:
     return path
 
 
-def repack(dist: metadata.Distribution, out: Path, *, same_python: bool = True) -> Path:
+def repack(dist: metadata.Distribution, out: Path) -> Path:
     """An installed distribution as a pure-Python wheel again. One with compiled modules
     (aiohttp and its helpers, which all fall back on pure Python without them) loses them:
-    the system's Python installing it may not be the one they were compiled for."""
+    the system's Python installing it may not be the one they were compiled for. Those that
+    need theirs (NEEDS_COMPILED) keep them, for a Python of this one's version."""
     name = canonicalize_name(dist.metadata["Name"]).replace("-", "_")
-    # Built for this interpreter: only a Python of its version can take the modules (where
-    # the installer's Python is another, the package is packed pure, and must not be imported).
-    compiled = name in NEEDS_COMPILED and same_python
+    compiled = name in NEEDS_COMPILED
     files = [
         f
         for f in dist.files or []
