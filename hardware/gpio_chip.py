@@ -54,6 +54,8 @@ class Chip:
 class GpioChips(NamedTuple):
     openable: list[Chip]  # each chip once, in the kernel's order
     denied: list[str]  # the chips this user may not open (EACCES: not in their group)
+    # The chips a device policy refuses (EPERM: a systemd unit's DeviceAllow= without them).
+    refused: list[str]
 
 
 def _number(name: str) -> int:
@@ -67,7 +69,7 @@ def chips(dev: Path | None = None) -> GpioChips:
     names: dict[str, list[str]] = {}  # a chip's real path: its names in /dev
     for path in sorted((dev or DEV).glob("gpiochip*"), key=lambda p: _number(p.name)):
         names.setdefault(os.path.realpath(path), []).append(path.name)
-    found = GpioChips([], [])
+    found = GpioChips([], [], [])
     for real in sorted(names, key=lambda real: _number(os.path.basename(real))):
         try:
             with gpiod.Chip(real) as chip:
@@ -75,6 +77,8 @@ def chips(dev: Path | None = None) -> GpioChips:
         except OSError as err:  # not a GPIO chip (a dangling link, say), or not this user's
             if err.errno == errno.EACCES:
                 found.denied.append(os.path.basename(real))
+            elif err.errno == errno.EPERM:
+                found.refused.append(os.path.basename(real))
             continue
         chip_names = tuple(sorted({info.name, *names[real]}, key=_number))
         found.openable.append(Chip(real, info.name, info.label, info.num_lines, chip_names))
@@ -92,17 +96,25 @@ def _user() -> str:
 def find_chip(named: int | str | None, dev: Path | None = None) -> Chip:
     """The chip the config names (a number, a /dev path or gpiochipN, or a label), or else
     the Raspberry Pi's header controller."""
-    present, denied = chips(dev)
+    present, denied, refused = chips(dev)
     listed = ", ".join(map(str, present)) or "none this user may open"
     if named is None:
         matching = [chip for chip in present if chip.label in PI_CHIPS]
     else:
         wanted = f"gpiochip{named}" if isinstance(named, int) else Path(named).name
         matching = [chip for chip in present if named == chip.label or wanted in chip.names]
-    if not matching and denied:
-        raise PinFactoryUnavailable(
-            f"{', '.join(denied)}: permission denied; the user {_user()} needs the group gpio"
-        )
+    if not matching and (denied or refused):
+        why = []
+        if denied:
+            why.append(
+                f"{', '.join(denied)}: permission denied; the user {_user()} needs the group gpio"
+            )
+        if refused:
+            why.append(
+                f"{', '.join(refused)}: refused by a device policy; a systemd unit needs "
+                "DeviceAllow=char-gpiochip rw"
+            )
+        raise PinFactoryUnavailable("; ".join(why))
     if not matching:
         if named is not None:
             raise PinFactoryUnavailable(f"no GPIO chip {named!r} (the chips: {listed})")

@@ -17,12 +17,13 @@ from hardware.gpio_chip import Chip, board_info, chips, find_chip
 
 class Dev:
     """A /dev of GPIO chips: `chip` adds one, `link` a udev symlink, `deny` takes a chip
-    from this user (opening it fails with EACCES, as a chip of root's group `gpio` does)."""
+    from this user (opening it fails with EACCES, as a chip of root's group `gpio` does), or
+    with EPERM: a device policy's refusal (a systemd unit whose DeviceAllow= lacks it)."""
 
     def __init__(self, path, monkeypatch):
         self.path = path
         self.kernel: dict[str, tuple[str, int]] = {}
-        self.denied: set[str] = set()
+        self.denied: dict[str, int] = {}
         monkeypatch.setattr(gpiod, "Chip", self.open)
 
     def chip(self, name, label, lines):
@@ -32,13 +33,14 @@ class Dev:
     def link(self, name, to):
         (self.path / name).symlink_to(to)
 
-    def deny(self, name):
-        self.denied.add(name)
+    def deny(self, name, code=errno.EACCES):
+        self.denied[name] = code
 
     def open(self, path):
         name = os.path.basename(os.path.realpath(path))
         if name in self.denied:
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+            code = self.denied[name]
+            raise PermissionError(code, os.strerror(code), path)
         if name not in self.kernel:  # a file that is no GPIO chip
             raise OSError(errno.ENOTTY, os.strerror(errno.ENOTTY), path)
         label, lines = self.kernel[name]
@@ -149,6 +151,20 @@ def test_a_chip_this_user_may_not_open_is_said_so_with_the_group_it_needs(dev):
         with pytest.raises(PinFactoryUnavailable) as err:
             find_chip(named, dev.path)
         assert str(err.value) == denied
+
+
+def test_a_chip_a_device_policy_refuses_is_said_so_with_the_line_the_unit_needs(dev):
+    dev.chip("gpiochip0", "pinctrl-bcm2711", 58)
+    dev.chip("gpiochip1", "raspberrypi-exp-gpio", 8)
+    dev.deny("gpiochip0", errno.EPERM)
+    dev.deny("gpiochip1")
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    with pytest.raises(PinFactoryUnavailable) as err:
+        find_chip(None, dev.path)
+    assert str(err.value) == (
+        f"gpiochip1: permission denied; the user {user} needs the group gpio; "
+        "gpiochip0: refused by a device policy; a systemd unit needs DeviceAllow=char-gpiochip rw"
+    )
 
 
 def test_a_chip_the_user_may_open_is_the_tables_beside_one_it_may_not(dev):
