@@ -254,10 +254,11 @@ def test_a_right_password_clears_its_addresss_wrong_ones_and_tries():
         assert await sign_ins.check("10.0.0.1", PASSWORD)
         await wrong(sign_ins, "10.0.0.2")
         held = await holding(sign_ins, checker)
-        waiting = await queued(sign_ins, "10.0.0.2", "10.0.0.1")
+        waiting = await queued(sign_ins, "10.0.0.4", "10.0.0.2", "10.0.0.1")
         checker.held.set()
         await asyncio.gather(held, *waiting)
-        assert checker.checked[-2:] == ["from 10.0.0.1", "from 10.0.0.2"]
+        # 10.0.0.1 ranks as 10.0.0.4, never seen (which came first), and before one wrong.
+        assert checker.checked[-3:] == ["from 10.0.0.4", "from 10.0.0.1", "from 10.0.0.2"]
 
     virtually(test)
 
