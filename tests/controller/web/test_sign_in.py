@@ -162,13 +162,16 @@ async def test_one_sign_in_at_a_time_from_an_address(tmp_path):
 
 class Checker:
     """The password check as the queue runs it: the passwords in the order checked; while
-    `held` is clear, a check that began waits; "unforeseen" fails as no hash should."""
+    `held` is clear, a check that began waits; "unforeseen" fails as no hash should. Its
+    waits run off the loop, as the checks do, so that the loop's time stands still."""
 
     def __init__(self) -> None:
         self.checked: list[str] = []
         self.begun = threading.Event()
         self.held = threading.Event()
         self.held.set()
+        self._changed = threading.Condition()
+        self._ended = False
 
     def __call__(self, password: str) -> bool:
         self.begun.set()
@@ -177,8 +180,26 @@ class Checker:
             raise RuntimeError("a check that failed as no hash should")
         if password == "unaffordable":
             raise ValueError("a hash the check could not run")
-        self.checked.append(password)
+        with self._changed:
+            self.checked.append(password)
+            self._changed.notify_all()
         return password == PASSWORD
+
+    async def until_checked(self, password: str) -> None:
+        def wait() -> bool:
+            with self._changed:
+                return self._changed.wait_for(lambda: password in self.checked or self._ended, WAIT)
+
+        await asyncio.get_running_loop().run_in_executor(None, wait)
+        assert password in self.checked, f"{password!r} was never checked"
+
+    def end(self) -> None:
+        """Nothing waits on a check any more."""
+        with self._changed:
+            self._ended = True
+            self._changed.notify_all()
+        self.held.set()
+        self.begun.set()
 
 
 def virtually(test: Callable[[SignIns, Checker], Awaitable[None]]) -> None:
@@ -191,7 +212,7 @@ def virtually(test: Callable[[SignIns, Checker], Awaitable[None]]) -> None:
             async with asyncio.timeout(3600.0):  # only a limit for what never comes
                 await test(sign_ins, checker)
         finally:
-            checker.held.set()
+            checker.end()
             sign_ins.close()
 
     virtual_loop.run(main())
@@ -220,8 +241,9 @@ async def holding(
     checker.held.clear()
     checker.begun.clear()
     held = asyncio.create_task(sign_ins.check(address, "held"))
-    while not checker.begun.is_set():
-        await asyncio.sleep(0)
+    begun = asyncio.get_running_loop().run_in_executor(None, checker.begun.wait, WAIT)
+    await asyncio.wait([held, begun], return_when=asyncio.FIRST_COMPLETED)
+    assert not held.done() and checker.begun.is_set(), "the held check never began"
     return held
 
 
@@ -304,8 +326,11 @@ def test_at_most_eight_wait_and_a_newcomer_ranking_before_the_last_takes_its_pla
         held = await holding(sign_ins, checker)
         waiting = await queued(sign_ins, *guessers[:MAX_WAITING])
         # A ninth that ranks as the last does (one wrong, two tries) is turned away itself.
+        ninth = asyncio.create_task(sign_ins.check(guessers[MAX_WAITING], "ninth"))
+        await asyncio.sleep(0)
+        assert ninth.done(), "the ninth waits"
         with pytest.raises(SignInRefused) as refused:
-            await sign_ins.check(guessers[MAX_WAITING], "ninth")
+            await ninth
         assert (refused.value.status, str(refused.value)) == (503, BUSY)
         # A newcomer ranks before them all: the last come of them gives way.
         [operator] = await queued(sign_ins, "10.0.1.1")
@@ -332,9 +357,7 @@ def test_a_wrong_password_is_answered_a_second_after_its_check_and_a_right_one_a
         assert loop.time() == start
         # A guesser that hangs up once its check is done waits the second out all the same.
         guess = asyncio.create_task(sign_ins.check("10.0.0.1", "guess"))
-        while checker.checked[-1] != "guess":
-            await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        await checker.until_checked("guess")
         guess.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await guess
