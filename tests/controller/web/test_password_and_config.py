@@ -239,6 +239,12 @@ def test_a_password_past_1024_characters_is_wrong_even_against_its_own_hash():
     assert not PasswordHash(2**4, 1, 1, salt, digest).matches(longer)
 
 
+def test_a_password_that_is_not_text_is_wrong_and_no_error():
+    """JSON carries a lone surrogate, which no password the table takes can hold."""
+    kept = hashed(PASSWORD)
+    assert not kept.matches("\ud800" + PASSWORD) and not kept.matches(PASSWORD + "\udfff")
+
+
 @pytest.mark.parametrize("costs", [(512, 31, 14), (2, 1, 1), (2**14, 8, 1), (256, 30, 13)])
 def test_the_memory_a_hash_takes_is_openssls_own_count(costs):
     """OpenSSL's scrypt runs in exactly `memory` bytes and refuses one byte less: check-config
