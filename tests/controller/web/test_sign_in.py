@@ -346,6 +346,24 @@ def test_at_most_eight_wait_and_a_newcomer_ranking_before_the_last_takes_its_pla
     virtually(test)
 
 
+def test_a_sign_in_whose_client_went_away_leaves_its_place_at_once_unchecked():
+    async def test(sign_ins: SignIns, checker: Checker) -> None:
+        guessers = [f"10.0.0.{n}" for n in range(1, MAX_WAITING + 2)]
+        for address in guessers:
+            await wrong(sign_ins, address)
+        held = await holding(sign_ins, checker)
+        waiting = await queued(sign_ins, *guessers[:MAX_WAITING])
+        waiting[0].cancel()  # its client hung up
+        with pytest.raises(asyncio.CancelledError):
+            await waiting[0]
+        [ninth] = await queued(sign_ins, guessers[MAX_WAITING])  # the place is free
+        checker.held.set()
+        await asyncio.gather(held, ninth, *waiting[1:])
+        assert checker.checked[-MAX_WAITING:] == [f"from {a}" for a in guessers[1:]]
+
+    virtually(test)
+
+
 def test_a_wrong_password_is_answered_a_second_after_its_check_and_a_right_one_at_once():
     async def test(sign_ins: SignIns, checker: Checker) -> None:
         loop = asyncio.get_running_loop()
