@@ -40,10 +40,15 @@ class PasswordHash:
     digest: bytes
 
     def matches(self, password: str) -> bool:
-        """Whether `password` is the one hashed; costs one scrypt (run it off the loop)."""
+        """Whether `password` is the one hashed; costs one scrypt (run it off the loop). One
+        longer than any the table takes, or not text (JSON carries a lone surrogate), is
+        wrong without it."""
         if len(password) > MAX_LENGTH:
             return False
-        given = _scrypt(password, self.salt, self.n, self.r, self.p)
+        try:
+            given = _scrypt(password, self.salt, self.n, self.r, self.p)
+        except UnicodeEncodeError:
+            return False
         return hmac.compare_digest(given, self.digest)
 
     def line(self) -> str:

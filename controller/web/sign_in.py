@@ -63,7 +63,6 @@ class SignIns:
         self._arrivals = itertools.count()
         self._arrived = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
-        self.checked = 0  # passwords checked
 
     async def check(self, client: str, password: str) -> bool:
         """Whether `password` is right; a wrong one is answered FAIL_DELAY after its check.
@@ -125,7 +124,8 @@ class SignIns:
                     continue
                 try:
                     right = await self._loop.run_in_executor(None, self._matches, entry.password)
-                except (ValueError, MemoryError) as err:  # a hash the check could not run
+                except Exception as err:  # a hash the check could not run, or worse: the
+                    # error is this sign-in's alone (its request fails), never the queue's
                     if not entry.outcome.done():
                         entry.outcome.set_exception(err)
                     continue

@@ -3,6 +3,8 @@ the `[web]` section is checked as every other section is."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import stat
 import subprocess
@@ -13,7 +15,8 @@ import pytest
 from controller.config import ConfigError, parse
 from controller.config.web_section import DEFAULT_LISTEN, WebConfig
 from controller.errors import PasswordError
-from controller.web.password import hashed, read_hash, write_hash
+from controller.web.password import PasswordHash, hashed, memory, read_hash, write_hash
+from controller.web.password import parse as parse_hash
 
 from .conftest import PASSWORD
 
@@ -33,17 +36,13 @@ def test_a_hash_file_others_may_read_or_a_damaged_one_is_refused(tmp_path):
     path = tmp_path / "pw"
     write_hash(path, PASSWORD)
     os.chmod(path, 0o644)
-    with pytest.raises(ConfigError, match="open to group or others"):
+    with pytest.raises(ConfigError) as refused:
         read_hash(path)
+    assert str(refused.value).startswith(f"web.password_file {path} is open to group or others")
     path.write_text("scrypt$16384$8$1$AAAA$not-base64\n")
     os.chmod(path, 0o600)
     with pytest.raises(ConfigError, match="damaged"):
         read_hash(path)
-
-
-def test_a_password_too_short_is_refused():
-    with pytest.raises(PasswordError, match="at least 8"):
-        hashed("short")
 
 
 def test_the_web_password_command_writes_the_configs_file(tmp_path):
@@ -223,6 +222,105 @@ def test_a_hash_at_the_most_sign_in_affords_is_read_and_checked(tmp_path):
     path.write_text(hash_line(2**15, 8, 1))  # 32 MiB, 2 times the work of the default
     os.chmod(path, 0o600)
     assert not read_hash(path).matches(PASSWORD)  # checked, and simply wrong
+
+
+def test_a_password_of_eight_to_1024_characters_is_hashed_and_no_other():
+    for taken in ("8 chars!", "€" * 1024):
+        assert hashed(taken).matches(taken)
+    for refused, reason in (("7 chars", "at least 8"), ("€" * 1025, "at most 1024")):
+        with pytest.raises(PasswordError, match=reason):
+            hashed(refused)
+
+
+def test_a_password_past_1024_characters_is_wrong_even_against_its_own_hash():
+    """A sign-in never spends scrypt on a password longer than any the table takes."""
+    longer, salt = "x" * 1025, b"s" * 16
+    digest = hashlib.scrypt(longer.encode(), salt=salt, n=2**4, r=1, p=1, dklen=32)
+    assert not PasswordHash(2**4, 1, 1, salt, digest).matches(longer)
+
+
+def test_a_password_that_is_not_text_is_wrong_and_no_error():
+    """JSON carries a lone surrogate, which no password the table takes can hold."""
+    kept = hashed(PASSWORD)
+    assert not kept.matches("\ud800" + PASSWORD) and not kept.matches(PASSWORD + "\udfff")
+
+
+@pytest.mark.parametrize("costs", [(512, 31, 14), (2, 1, 1), (2**14, 8, 1), (256, 30, 13)])
+def test_the_memory_a_hash_takes_is_openssls_own_count(costs):
+    """OpenSSL's scrypt runs in exactly `memory` bytes and refuses one byte less: check-config
+    states it, and a hash is refused by the same count a sign-in meets."""
+    n, r, p = costs
+    kwargs = {"salt": b"s" * 16, "n": n, "r": r, "p": p, "dklen": 32}
+    hashlib.scrypt(b"x", maxmem=memory(n, r, p), **kwargs)
+    with pytest.raises(ValueError, match="memory limit exceeded"):
+        hashlib.scrypt(b"x", maxmem=memory(n, r, p) - 1, **kwargs)
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+SALT8, DIGEST = b64(b"s" * 8), b64(b"d" * 32)  # the shortest salt a line may have
+
+
+@pytest.mark.parametrize(
+    "costs",
+    [(2, 1, 1), (2**10, 32, 1), (2**10, 8, 16), (2**13, 32, 4)],  # the last: 8 times the work
+)
+def test_a_hash_line_within_every_bound_is_read_with_its_costs(costs):
+    kept = parse_hash("scrypt${}${}${}${}${}\n".format(*costs, SALT8, DIGEST))
+    assert (kept.n, kept.r, kept.p, kept.salt, kept.digest) == (*costs, b"s" * 8, b"d" * 32)
+
+
+REASONS = {
+    "costs out of bounds": "scrypt costs out of bounds: write it again",
+    "damaged": "a damaged scrypt hash line: write it again",
+    "not a scrypt hash line": "not a scrypt hash line: write it with `flashtable web-password`",
+}
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (f"scrypt$1$8$1${SALT8}${DIGEST}", "costs out of bounds"),
+        (f"scrypt$3$8$1${SALT8}${DIGEST}", "costs out of bounds"),
+        (f"scrypt$1000$8$1${SALT8}${DIGEST}", "costs out of bounds"),
+        (f"scrypt$1024$0$1${SALT8}${DIGEST}", "costs out of bounds"),
+        (f"scrypt$1024$33$1${SALT8}${DIGEST}", "costs out of bounds"),
+        (f"scrypt$1024$8$0${SALT8}${DIGEST}", "costs out of bounds"),
+        (f"scrypt$1024$8$17${SALT8}${DIGEST}", "costs out of bounds"),
+        (f"scrypt$1024$8$1${b64(b's' * 7)}${DIGEST}", "damaged"),
+        (f"scrypt$1024$8$1${SALT8}${b64(b'd' * 31)}", "damaged"),
+        (f"scrypt$1024$8$1${SALT8}${b64(b'd' * 33)}", "damaged"),
+        (f"scrypt$1024$8$1${SALT8[:4]}*{SALT8[4:]}${DIGEST}", "damaged"),
+        (f"scrypt$1024$8$1${SALT8}$*{DIGEST}", "damaged"),
+        (f"scrypt$1024$8$1${SALT8}${DIGEST}$more", "not a scrypt hash line"),
+        (f"bcrypt$1024$8$1${SALT8}${DIGEST}", "not a scrypt hash line"),
+    ],
+)
+def test_a_hash_line_past_a_bound_is_refused_with_its_reason(line, reason):
+    with pytest.raises(ValueError) as refused:
+        parse_hash(line)
+    assert str(refused.value) == REASONS[reason]
+
+
+def test_a_hash_file_not_in_ascii_is_not_a_hash_line(tmp_path):
+    path = tmp_path / "pw"
+    path.write_bytes("scrypt$16384$8$1$sälz$hash\n".encode())
+    os.chmod(path, 0o600)
+    with pytest.raises(ConfigError, match=f"web.password_file {path}: not a hash line$"):
+        read_hash(path)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can write a file for another user")
+def test_a_password_written_by_root_keeps_the_owner_of_the_file_it_replaces(tmp_path):
+    path = tmp_path / "web-password"
+    write_hash(path, PASSWORD)
+    os.chown(path, 4242, 4243)  # the service's user, in a directory root owns
+    write_hash(path, PASSWORD + "!")
+    written = path.stat()
+    assert (written.st_uid, written.st_gid) == (4242, 4243)
+    assert read_hash(path).matches(PASSWORD + "!")
 
 
 def check_config(config) -> subprocess.CompletedProcess:

@@ -244,6 +244,7 @@ async def test_without_the_password_nothing_changes_and_a_wrong_one_is_slowed(tm
             began = time.monotonic()
             assert await page.sign_in("wrong-password") == 401
             assert time.monotonic() - began >= FAIL_DELAY
+            assert await page.sign_in("\ud800 not text") == 401  # JSON carries it
             assert (await page.post("/settings", {"turn_timer": 9}))[0] == 401
             assert await page.sign_in() == 200
             cookie = page.session.cookie_jar.filter_cookies(URL(page.origin))["flashtable_session"]
