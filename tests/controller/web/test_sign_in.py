@@ -256,16 +256,25 @@ async def queued(sign_ins: SignIns, *addresses: str) -> list[asyncio.Task[bool]]
     return waiting
 
 
+async def checked_order(
+    sign_ins: SignIns, checker: Checker, *addresses: str, holder: str = "10.9.9.9"
+) -> list[str]:
+    """The order in which sign-ins from `addresses`, queued in this order behind one from
+    `holder` whose check has begun, are checked."""
+    held = await holding(sign_ins, checker, holder)
+    waiting = await queued(sign_ins, *addresses)
+    checker.held.set()
+    await asyncio.gather(held, *waiting)
+    return checker.checked[-len(addresses) :]
+
+
 def test_the_fewest_wrong_passwords_go_first_then_the_fewest_tries_then_the_first_come():
     async def test(sign_ins: SignIns, checker: Checker) -> None:
         await wrong(sign_ins, "10.0.0.1", 2)  # two wrong, in two tries
         await turned_away(sign_ins, "10.0.0.2", 2)  # one wrong, in three tries
         await wrong(sign_ins, "10.0.0.3")  # one wrong, in one try
-        held = await holding(sign_ins, checker)
-        waiting = await queued(sign_ins, *(f"10.0.0.{n}" for n in (1, 2, 3, 4, 5)))
-        checker.held.set()
-        await asyncio.gather(held, *waiting)
-        assert checker.checked[-5:] == [f"from 10.0.0.{n}" for n in (4, 5, 3, 2, 1)]
+        checked = await checked_order(sign_ins, checker, *(f"10.0.0.{n}" for n in (1, 2, 3, 4, 5)))
+        assert checked == [f"from 10.0.0.{n}" for n in (4, 5, 3, 2, 1)]
 
     virtually(test)
 
@@ -275,12 +284,9 @@ def test_a_right_password_clears_its_addresss_wrong_ones_and_tries():
         await wrong(sign_ins, "10.0.0.1", 3)
         assert await sign_ins.check("10.0.0.1", PASSWORD)
         await wrong(sign_ins, "10.0.0.2")
-        held = await holding(sign_ins, checker)
-        waiting = await queued(sign_ins, "10.0.0.4", "10.0.0.2", "10.0.0.1")
-        checker.held.set()
-        await asyncio.gather(held, *waiting)
+        checked = await checked_order(sign_ins, checker, "10.0.0.4", "10.0.0.2", "10.0.0.1")
         # 10.0.0.1 ranks as 10.0.0.4, never seen (which came first), and before one wrong.
-        assert checker.checked[-3:] == ["from 10.0.0.4", "from 10.0.0.1", "from 10.0.0.2"]
+        assert checked == ["from 10.0.0.4", "from 10.0.0.1", "from 10.0.0.2"]
 
     virtually(test)
 
@@ -293,12 +299,9 @@ def test_wrong_passwords_and_tries_count_for_ten_minutes_of_quiet():
         last = loop.time() - FAIL_DELAY  # 10.0.0.3's last try
         await wrong(sign_ins, "10.0.0.2")
         await asyncio.sleep(last + FORGET - 1.0 - loop.time())  # a second short for it
-        held = await holding(sign_ins, checker)
-        waiting = await queued(sign_ins, "10.0.0.3", "10.0.0.2", "10.0.0.1")
-        checker.held.set()
-        await asyncio.gather(held, *waiting)
+        checked = await checked_order(sign_ins, checker, "10.0.0.3", "10.0.0.2", "10.0.0.1")
         # 10.0.0.1's wrong password is forgotten; 10.0.0.3's two still count.
-        assert checker.checked[-3:] == ["from 10.0.0.1", "from 10.0.0.2", "from 10.0.0.3"]
+        assert checked == ["from 10.0.0.1", "from 10.0.0.2", "from 10.0.0.3"]
 
     virtually(test)
 
@@ -309,11 +312,10 @@ def test_the_tries_of_256_addresses_are_kept_and_the_longest_quiet_forgotten_fir
         for address in addresses:
             await wrong(sign_ins, address)
         # The first address is forgotten: it ranks as new, ahead of the second's wrong one.
-        held = await holding(sign_ins, checker, addresses[-1])
-        waiting = await queued(sign_ins, addresses[1], addresses[0])
-        checker.held.set()
-        await asyncio.gather(held, *waiting)
-        assert checker.checked[-2:] == [f"from {addresses[0]}", f"from {addresses[1]}"]
+        checked = await checked_order(
+            sign_ins, checker, addresses[1], addresses[0], holder=addresses[-1]
+        )
+        assert checked == [f"from {addresses[0]}", f"from {addresses[1]}"]
 
     virtually(test)
 
