@@ -188,9 +188,10 @@ def launcher(spec: dict) -> None:
     line whatever the bias the table asks for. Counts go to `out` as they change; it ends
     when `stop` exists.
 
-    The beam's edges it made, [monotonic ns, blocked], are logged as `beam`; the motor line's
-    changes, [monotonic ns, level, cards out by then], as `motor` (the line keeps its level
-    when the process that drove it ends, as a Pi's does: tests/boot/gpio_sim.py)."""
+    The motor line's changes, [monotonic ns, level, cards out by then], are logged as `motor`
+    (the line keeps its level when the process that drove it ends, as a Pi's does:
+    tests/boot/gpio_sim.py); the motor's runs, [monotonic ns, cards out by then], as `runs`:
+    a run starts as the line rises after the roller has come to rest (its run-on over)."""
     lines = Lines(spec["chip"])
     motor, beam = spec["motor"], spec["beam"]
     out, stop, clear = Path(spec["out"]), Path(spec["stop"]), Path(spec["clear"])
@@ -200,7 +201,7 @@ def launcher(spec: dict) -> None:
     running_for = 0  # ns the motor has run forward since the last card
     blocked = False
     last = time.monotonic_ns()
-    state = {"out": 0, "jammed": False, "motor_runs": 0, "motor": [], "beam": []}
+    state = {"out": 0, "jammed": False, "motor": [], "runs": []}
     kept = None
     was_running = False
     high_at = -(1 << 62)
@@ -236,7 +237,7 @@ def launcher(spec: dict) -> None:
             high_at = now
         running = now - high_at < RUN_ON_NS
         if running and not was_running:
-            state["motor_runs"] += 1
+            state["runs"] = [*state["runs"][-49:], [now, counted]]
             publish()
         was_running = running
         jammed = jam_after is not None and counted >= jam_after and not clear.exists()
@@ -257,10 +258,8 @@ def launcher(spec: dict) -> None:
         # A card stopped in the slot stays in the beam. The sensor drives its line whatever
         # the bias the table asks for, which gpio-sim takes as the line's pull.
         if lines.value(beam) != int(blocked):
-            at = lines.pull(beam, "pull-up" if blocked else "pull-down")
+            lines.pull(beam, "pull-up" if blocked else "pull-down")
             beside.keep()
-            state["beam"] = [*state["beam"][-199:], [at, int(blocked)]]
-            publish()
 
 
 def kill_high(pid: int, chip: str, line: int, count: str, cards: int) -> dict:

@@ -70,9 +70,9 @@ class LauncherModel:
         machine.wait_until(f"test -e {RUN}.json")
 
     def state(self) -> dict:
-        """`out` (cards through the beam), `jammed`, `motor_runs`, `beam`: the beam's last
-        edges, [guest monotonic ns, blocked], and `motor`: the motor line's last changes,
-        [guest monotonic ns, level, cards out by then]."""
+        """`out` (cards through the beam), `jammed`, `motor`: the motor line's last changes,
+        [guest monotonic ns, level, cards out by then], and `runs`: the motor's last runs,
+        [guest monotonic ns, cards out by then]."""
         return dict(json.loads(self.machine.run(f"cat {RUN}.json").out))
 
     def cards_out(self) -> int:
