@@ -5,11 +5,8 @@ without flooding the journal."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
-import selectors
 import sys
-import time
 from pathlib import Path
 
 import aiomqtt
@@ -141,31 +138,6 @@ async def test_a_storm_of_refused_messages_is_counted_and_logged_in_a_line_or_tw
     assert f"refused {storm - 1} more messages" in told[1]
 
 
-class LoopPasses(selectors.DefaultSelector):
-    """The event loop's selector, timing each pass of the loop (all it runs between two waits
-    for input) in the loop thread's own CPU time."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.measuring = False
-        self.longest = 0.0
-        self.passes = 0
-        self._woke = 0.0
-
-    def start(self) -> None:
-        """Measure from now on (this pass counts from here)."""
-        self._woke = time.thread_time()
-        self.measuring = True
-
-    def select(self, timeout: float | None = None) -> list:
-        if self.measuring:
-            self.passes += 1
-            self.longest = max(self.longest, time.thread_time() - self._woke)
-        ready = super().select(timeout)
-        self._woke = time.thread_time()
-        return ready
-
-
 def marked(message: aiomqtt.Message) -> bool:
     return getattr(message.properties, "CorrelationData", None) == b"marker"
 
@@ -178,25 +150,23 @@ async def deal(table: SimTable, cards: int) -> None:
         await table.advance(0.005)
 
 
-def test_huge_messages_never_reach_the_table_nor_stall_it_while_it_deals(tmp_path):
+def test_huge_messages_never_reach_the_table_nor_stall_it_while_it_deals(tmp_path, caplog):
     """A separate process sends 16 MiB and 64 MiB messages to `settings/set` and `command`
     through a real Mosquitto while the table deals card after card on its mock pins.
 
-    The loop's stall is measured as the CPU time the loop's own thread spends in each pass of
-    the loop (between two waits for input: `time.thread_time()` around the selector's
-    `select`). Other processes on a loaded machine, and the sender, delay the loop in wall
-    time but cannot add to that thread's CPU time; reading a huge message whole costs it 0.1
-    to 0.7 s. The collector is paused while measuring: a full collection's pause depends on the
-    test process's heap, not on the table. And the mechanism itself: the broker routed every
-    huge message (back to the sender), yet the table refused only the two small ones sent after
-    them, so it never received the huge ones.
+    The broker routed every huge message (back to the sender), yet the table refused only the
+    two small ones sent after them, and never logged a message over the packet size it asked
+    for: it never received the huge ones, whose reading alone holds its loop for 0.1 to 0.7 s
+    (docs/mqtt.md). Meanwhile every card asked was dealt. No time is measured: a pass of the
+    loop, even in its thread's CPU time, takes whatever a loaded host leaves it (in a virtual
+    machine the time the host takes away is the running thread's).
     """
-    passes = LoopPasses()
-    with asyncio.Runner(loop_factory=lambda: asyncio.SelectorEventLoop(passes)) as runner:
-        runner.run(flood_while_dealing(tmp_path, passes))
+    caplog.set_level(logging.WARNING, logger="controller.mqtt.link")
+    asyncio.run(flood_while_dealing(tmp_path))
+    assert not [r for r in caplog.records if "over the maximum packet size" in r.getMessage()]
 
 
-async def flood_while_dealing(directory: Path, passes: LoopPasses) -> None:
+async def flood_while_dealing(directory: Path) -> None:
     base = "flashtable/table21"
     sizes = [16 * MiB, 64 * MiB]
     broker = Broker(directory, ["table21"])
@@ -210,7 +180,7 @@ async def flood_while_dealing(directory: Path, passes: LoopPasses) -> None:
             assert link is not None
             await client.subscribe(f"{base}/error")
             await until(lambda: link.connected, "connected")
-            # Every path measured has run once: nothing is imported or first built meanwhile.
+            # A card dealt and a command refused before the flood (the first refusal).
             await deal(table, 2)
             await client.publish(f"{base}/command", b"[]", qos=1)
             await answer(client, f"{base}/error")
@@ -230,23 +200,16 @@ async def flood_while_dealing(directory: Path, passes: LoopPasses) -> None:
             async with asyncio.timeout(WAIT):
                 assert await sender.stdout.readline() == b"ready\n"
 
-            gc.collect()
-            gc.disable()
-            passes.start()
-            try:
-                sender.stdin.write(b"go\n")
-                await sender.stdin.drain()
-                sent = asyncio.ensure_future(sender.stdout.readline())
-                async with asyncio.timeout(120):  # only a limit: a broker that hangs
-                    while not sent.done():
-                        await deal(table, 6)
-                        asked += 6
-                    errors = []  # until the answers to the two markers, sent last
-                    while sum(marked(m) for m in errors) < 2:
-                        errors.append(await answer(client, f"{base}/error"))
-            finally:
-                passes.measuring = False
-                gc.enable()
+            sender.stdin.write(b"go\n")
+            await sender.stdin.drain()
+            sent = asyncio.ensure_future(sender.stdout.readline())
+            async with asyncio.timeout(120):  # only a limit: a broker that hangs
+                while not sent.done():
+                    await deal(table, 6)
+                    asked += 6
+                errors = []  # until the answers to the two markers, sent last
+                while sum(marked(m) for m in errors) < 2:
+                    errors.append(await answer(client, f"{base}/error"))
             report = sent.result().split()
             dealt, refused = table.cards_out, link.refusals.count
     finally:
@@ -255,8 +218,6 @@ async def flood_while_dealing(directory: Path, passes: LoopPasses) -> None:
             await sender.wait()
         broker.stop()
 
-    assert passes.passes > 100
-    assert passes.longest < 0.020, f"a pass of the loop took {passes.longest * 1000:.1f} ms"
     assert dealt == asked > 2
     assert report[0] == b"sent"
     assert sorted(int(size) for size in report[1:]) == sorted(sizes * 2)  # the broker sent them
