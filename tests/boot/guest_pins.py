@@ -188,7 +188,7 @@ def launcher(spec: dict) -> None:
     line whatever the bias the table asks for. Counts go to `out` as they change; it ends
     when `stop` exists.
 
-    The motor line's changes, [monotonic ns, level, cards out by then], are logged as `motor`
+    The motor line's changes, [monotonic ns, level], are logged as `motor`
     (the line keeps its level when the process that drove it ends, as a Pi's does:
     tests/boot/gpio_sim.py); the motor's runs, [monotonic ns, cards out by then], as `runs`:
     a run starts as the line rises after the roller has come to rest (its run-on over)."""
@@ -227,7 +227,7 @@ def launcher(spec: dict) -> None:
         level = lines.value(motor)
         if level != kept:
             kept = level
-            state["motor"] = [*state["motor"][-199:], [now, level, counted]]
+            state["motor"] = [*state["motor"][-199:], [now, level]]
             publish()
         # The forward line may be PWM (a soft start, played by a thread that a loaded guest
         # wakes late): running while it was high lately. A motor stopped with a card's front

@@ -71,8 +71,8 @@ class LauncherModel:
 
     def state(self) -> dict:
         """`out` (cards through the beam), `jammed`, `motor`: the motor line's last changes,
-        [guest monotonic ns, level, cards out by then], and `runs`: the motor's last runs,
-        [guest monotonic ns, cards out by then]."""
+        [guest monotonic ns, level], and `runs`: the motor's last runs, [guest monotonic ns,
+        cards out by then]."""
         return dict(json.loads(self.machine.run(f"cat {RUN}.json").out))
 
     def cards_out(self) -> int:
