@@ -42,9 +42,9 @@ if TYPE_CHECKING:
 class Done:
     """A command carried out. `said`, when there is something to know: the table was there
     already (a resume of a running table), or did less than asked (`whole` False: cards the
-    launcher's limit cut from a dispense; MQTT answers that on `error`)."""
+    launcher's limit cut from a dispense; MQTT answers that on `error`). The remote knows
+    which command it sent; an answer names it only in what it says."""
 
-    action: str
     said: str | None = None
     whole: bool = True
 
@@ -106,7 +106,7 @@ class DaemonControl:
         if order.asked is not None:
             request: Request = order.asked
         elif order.action == "dispense":
-            request = DealCards(order.cards, "quick")
+            request = DealCards(order.cards)  # a "quick" dispense, as from the menu
         else:
             request = GameCommand(COMMANDS[order.action])
         stepped = await self._ask(request)
@@ -128,27 +128,29 @@ def answer(order: Order, stepped: Stepped) -> Done:
         return _dealt(order.cards, stepped)
     if order.asked is not None:
         return _evening(order.asked, stepped)
-    held = table.menu_open and table.menu_paused and table.phase is Phase.PAUSED
-    if held and (action == "resume" or stepped.of("round_started")):
-        return Done(action, f"{action}: the turn goes on once the menu at the table closes")
+    # A table still paused after a resume or a new round is held by the menu open at the
+    # table (rounds.intend): every other way there leaves it running.
+    if table.phase is Phase.PAUSED and (action == "resume" or stepped.of("round_started")):
+        return Done(f"{action}: the turn goes on once the menu at the table closes")
     refused = stepped.of("start_refused")
     if refused:
         seated = refused[0].data["seated"]
         raise MessageRefused(f"{action}: {seated} seat(s) claimed; a round needs 2 or more")
     if action in ("start", "new_round") and stepped.of("round_started"):
-        return Done(action)
+        return Done()
     if action == "pause" and stepped.of("paused"):
-        return Done(action)
+        return Done()
     if action == "resume" and stepped.of("resumed"):
-        return Done(action)
+        return Done()
     if action == "start" and table.phase in ROUND_PHASES:
-        return Done(action, f"start: a round is running already ({phase})")
+        return Done(f"start: a round is running already ({phase})")
     if action == "pause" and table.phase is Phase.PAUSED:
-        return Done(action, "pause: the table is paused already")
+        return Done("pause: the table is paused already")
     if action == "resume" and table.phase in RUNNING:
-        return Done(action, f"resume: the table is running already ({phase})")
+        return Done(f"resume: the table is running already ({phase})")
+    # A start is never left here: between rounds it starts or is refused for its seats,
+    # and in every other phase a round is running.
     why = {
-        "start": "a round cannot start now",
         "pause": "no turn is running",
         "resume": "nothing is paused",
         "new_round": "no round has started yet",
@@ -160,11 +162,11 @@ def _dealt(asked: int, stepped: Stepped) -> Done:
     launcher = stepped.table.launcher
     if not stepped.table.has_launcher:
         raise MessageRefused("dispense: this table has no launcher")
-    dealt = 0
-    for event in stepped.of("dispense"):
-        cards = event.data["cards"]
-        if event.data["reason"] == "quick" and isinstance(cards, int):
-            dealt += cards
+    # The step may also deal what fell due in it (a turn's timeout penalty): only the one
+    # "quick" dispense the request made is its answer.
+    quick = [e.data["cards"] for e in stepped.of("dispense") if e.data["reason"] == "quick"]
+    dealt = quick[0] if quick else 0
+    assert isinstance(dealt, int)
     if not dealt:
         raise MessageRefused(
             f"dispense: none dealt; the launcher owes {launcher.owed} cards already, "
@@ -172,8 +174,8 @@ def _dealt(asked: int, stepped: Stepped) -> Done:
         )
     if dealt < asked:
         cut = f"dispense: {dealt} of {asked} cards dealt; the launcher owes {MAX_OWED} at most"
-        return Done("dispense", f"{cut} (a whole deck)", whole=False)
-    return Done("dispense")
+        return Done(f"{cut} (a whole deck)", whole=False)
+    return Done()
 
 
 def _evening(asked: NameSeat | EnterPoints, stepped: Stepped) -> Done:
@@ -181,11 +183,13 @@ def _evening(asked: NameSeat | EnterPoints, stepped: Stepped) -> Done:
     table = stepped.table
     if isinstance(asked, NameSeat):
         if stepped.of("seat_named"):
-            return Done("name")
+            return Done()
         why = seat_names.why_not(table, asked.seat)
         if why is None:  # the seat had that name already
-            return Done("name", f"name: seat {asked.seat} is called that already")
+            return Done(f"name: seat {asked.seat} is called that already")
         raise MessageRefused(f"name: {why}")
     if stepped.of("points_entered"):
-        return Done("points")
-    raise MessageRefused(f"points: {score.why_not(table, asked.seat) or 'not taken'}")
+        return Done()
+    why = score.why_not(table, asked.seat)
+    assert why is not None  # points the table may take are always taken
+    raise MessageRefused(f"points: {why}")

@@ -8,21 +8,13 @@ import asyncio
 
 import pytest
 
-from controller.config import Config
 from controller.errors import MessageRefused
 from controller.game import Phase
 from controller.remote.control import DaemonControl, Done
 from controller.remote.inbound import Order
-from controller.settings import Settings
 from controller.simulation.table import SimTable
 
-QUIET = Config(seats=3, settings=Settings({"turn_timer": 6, "sleep_time": "off"}))
-
-
-async def started(table: SimTable) -> None:
-    for seat in ("seat1", "seat2", "play_pause"):
-        await table.tap(seat)
-    assert table.daemon.table.phase is Phase.TURN
+from .seated import QUIET, started
 
 
 async def test_a_remote_resume_racing_a_players_play_press_leaves_the_table_running():
@@ -38,7 +30,7 @@ async def test_a_remote_resume_racing_a_players_play_press_leaves_the_table_runn
         done = await asked
         assert table.daemon.table.phase is Phase.TURN
         assert [e.type for e in table.events][-1] == "resumed"
-        assert done == Done("resume", "resume: the table is running already (phase turn)")
+        assert done == Done("resume: the table is running already (phase turn)")
 
 
 async def test_a_remote_pause_racing_a_players_play_press_leaves_the_table_paused():
@@ -48,7 +40,7 @@ async def test_a_remote_pause_racing_a_players_play_press_leaves_the_table_pause
         asked = asyncio.create_task(DaemonControl(table.daemon).carry_out(Order("pause")))
         table.pin("play_pause").drive_low()
         await table.settle()
-        assert await asked == Done("pause", "pause: the table is paused already")
+        assert await asked == Done("pause: the table is paused already")
         assert table.daemon.table.phase is Phase.PAUSED
 
 
@@ -58,7 +50,7 @@ async def test_a_remote_start_of_a_running_round_does_nothing_and_says_so():
         before = len(table.events)
         control = DaemonControl(table.daemon)
         assert await control.carry_out(Order("start")) == Done(
-            "start", "start: a round is running already (phase turn)"
+            "start: a round is running already (phase turn)"
         )
         assert len(table.events) == before and table.daemon.table.phase is Phase.TURN
 
@@ -94,7 +86,7 @@ async def test_a_remote_new_round_ends_the_round_and_starts_the_next_in_one_step
             return feed(event)
 
         table.daemon.feed = counted  # type: ignore[method-assign]
-        assert await control.carry_out(Order("new_round")) == Done("new_round")
+        assert await control.carry_out(Order("new_round")) == Done()
         del table.daemon.feed
         assert steps == 1
         assert [e.type for e in table.events][-3:-1] == ["round_over", "round_started"]
@@ -108,11 +100,11 @@ async def test_no_remote_runs_a_turn_under_the_menu_open_at_the_table():
         await table.turn(1)  # someone opens the menu
         control = DaemonControl(table.daemon)
         wait = "the turn goes on once the menu at the table closes"
-        assert await control.carry_out(Order("start")) == Done("start", f"start: {wait}")
+        assert await control.carry_out(Order("start")) == Done(f"start: {wait}")
         assert table.daemon.table.phase is Phase.PAUSED
         await table.advance(10.0)  # far past the turn's 6 s: no timeout under the menu
         assert table.events_of("timeout") == []
-        assert await control.carry_out(Order("resume")) == Done("resume", f"resume: {wait}")
+        assert await control.carry_out(Order("resume")) == Done(f"resume: {wait}")
         assert table.daemon.table.phase is Phase.PAUSED
         await table.hold("encoder.push", 1.2)  # back out of the menu: the turn goes on
         assert not table.daemon.panel.is_open
