@@ -131,6 +131,17 @@ class Table:
             assert self.clock.now() - start < within, "not in time"
             await asyncio.sleep(0.01)
 
+    async def owes_nothing(self, within: float) -> None:
+        """Until this daemon has taken up what it owed at its start and dealt it: linked to
+        the controller (what the record held asked again, the controller's reset judged) and
+        nothing owed, by the game or the ejector. A game resumed from a snapshot written
+        before the dispense owes nothing until the daemon's first steps run."""
+        ejector = self.daemon.launcher.ejector
+        await self.until(
+            lambda: ejector.link_up and ejector.owed == 0 and self.daemon.table.launcher.owed == 0,
+            within,
+        )
+
     def close(self) -> None:
         self.firmware.close()
         os.close(self.master)
@@ -195,7 +206,7 @@ def test_a_restart_after_a_kill_mid_dispense_deals_no_card_twice(tmp_path):
         await table.until(lambda: launcher.host_lost, within=3.0)
         assert model.motor_speed <= 0 and model.cards_out <= heard + 1
         table.start()  # the same state directory, the same controller
-        await table.until(lambda: table.daemon.table.launcher.owed == 0, within=10.0)
+        await table.owes_nothing(within=10.0)
         await asyncio.sleep(3.0)  # nothing more moves
         assert model.cards_out == 20
         table.daemon.stop()
@@ -232,7 +243,7 @@ def test_a_power_cut_of_the_whole_table_mid_dispense_never_deals_a_card_twice(tm
             await table.kill()
             table.firmware.reset(PWRON_RESET)
             table.start()
-            await table.until(lambda t=table: t.daemon.table.launcher.owed == 0, within=30.0)
+            await table.owes_nothing(within=30.0)
             await asyncio.sleep(3.0)  # nothing more moves
             dealt.append(model.cards_out)
             table.daemon.stop()
