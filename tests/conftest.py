@@ -3,7 +3,12 @@
 The suite runs in parallel workers (pytest-xdist, as `./dev test` runs it): a fixture that
 starts something on the machine (a broker, a tmux server, a pseudo-terminal) or writes a file
 takes a port, name or path of its own, never a fixed one, and its temporary files are in
-`tmp_path`, which is each worker's own."""
+`tmp_path`, which is each worker's own.
+
+A worker is handed a whole file at a time, in the order collected (`./dev test` turns off
+pytest-xdist's own order, most tests first: a file of few tests may take the longest). The
+files marked `long` (their tests take 15 s or more in all on a quiet machine) are collected
+first, so that none of them starts last and holds up its suite's end alone."""
 
 import asyncio
 import inspect
@@ -35,6 +40,11 @@ def memory_path(tmp_path: Path) -> Iterator[Path]:
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of the files marked `long` first, each file's in its own order."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -15,6 +15,9 @@ import pytest
 
 from controller.storage.snapshot import HEARTBEAT
 
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 KILLS = 300
 DRIVER = Path(__file__).with_name("crash_table.py")
 FIELDS = re.compile(r"(\w+)=(\S+)")

@@ -23,6 +23,9 @@ from controller.simulation.table import SimTable
 from controller.storage import owed
 from controller.storage.owed import OWED_DAMAGED
 
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 DEEP = b"[" * 50_000 + b"]" * 50_000
 LONG_NUMBER = b"9" * 5_000
 

@@ -18,6 +18,9 @@ from controller.tui.screen_text import screen_text
 
 from .test_tui import keys, running
 
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{2,}")
 
 

@@ -29,6 +29,9 @@ from controller.tui.launcher_panel import hopper_text
 from controller.tui.options_screen import OptionsScreen
 from controller.tui.screen_text import screen_text
 
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 Scenario = Callable[[TableApp, Pilot], Awaitable[None]]
 
 FULL = 54  # cards in the simulated launcher's hopper at the start

@@ -20,9 +20,14 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from hardware.clock import LoopClock, Timer
 from tests.firmware.pico_double import PicoDouble
 from tests.hardware.stalled_dealing import run_dealing
+
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
 
 DISPENSES = 40
 CUT_RATE = 0.15

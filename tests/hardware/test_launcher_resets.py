@@ -25,6 +25,9 @@ from hardware.sim.machine import PWRON_RESET, SOFT_RESET, WDT_RESET
 from tests import virtual_loop
 from tests.hardware.test_serial_ejector import BAD_CABLE, Rig
 
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 POWER_CUTS = 100  # in each of PARTS parts
 OTHER_RESETS = 50  # in each of PARTS - 4 parts
 PARTS = 10

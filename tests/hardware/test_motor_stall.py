@@ -26,6 +26,9 @@ from hardware.inputs import EdgeInput
 from hardware.motor_lease import MotorLease
 from hardware.sim.pins import SimFactory, SimPin
 
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 CARD_CYCLE = 0.125  # seconds per card at full drive: 8 cards a second
 IN_BEAM = 0.25  # the part of a cycle a card blocks the beam
 STEP = 0.001  # the mechanics' time step

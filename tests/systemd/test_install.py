@@ -23,6 +23,7 @@ STUB = Path(__file__).with_name("stub_systemctl.py")
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 
 pytestmark = [
+    pytest.mark.long,  # its tests take long in all: the file starts first (tests/conftest.py)
     pytest.mark.skipif(os.geteuid() != 0, reason="the installer runs as root"),
     pytest.mark.skipif(
         not SYSTEM_PYTHON.exists() or not all(map(shutil.which, ("useradd", "systemctl"))),

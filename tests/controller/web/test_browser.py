@@ -29,6 +29,9 @@ from .browser import A11Y, WAIT, js, on_a_phone, shoot, table_and_browser, until
 from .conftest import PASSWORD
 from .running_table import RunningTable
 
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 table, browser = table_and_browser(
     "web-table", 'turn_timer = 4\nsleep_time = "off"\nslap_window = 2\n'
 )

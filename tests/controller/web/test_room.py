@@ -22,6 +22,9 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from .browser import A11Y, chromium, js, on_a_phone, shoot, until
 from .running_table import RunningTable
 
+# Its tests take long in all: the file starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 TV = (1920, 1080)
 SEATS = (1, 2, 3, 4)
 NAME_PX = 120  # the lit seat's name, at least, on a 1080p screen: readable at 3 m
