@@ -216,9 +216,6 @@ class Settings(Mapping[str, Value]):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Settings) and self._values == other._values
 
-    def __hash__(self) -> int:
-        return hash(tuple(sorted(self._values.items(), key=lambda kv: kv[0])))
-
     def replace(self, changes: Mapping[str, object]) -> Settings:
         """These settings with `changes` applied; raises SettingError naming a bad one."""
         new = object.__new__(Settings)

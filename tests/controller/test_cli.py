@@ -127,6 +127,14 @@ def test_settings_set_as_root_leave_a_file_the_daemons_user_owns(tmp_path, capsy
             ["settings", "set", "turn_timer", "5"],
             "'turn_timer' is not KEY=VALUE: write turn_timer=5",
         ),
+        (
+            ["settings", "set", "jump_in=on", "turn_timer", "5"],
+            "'turn_timer' is not KEY=VALUE: write turn_timer=5",
+        ),
+        (
+            ["settings", "set", "turn_timer", "jump_in=on"],
+            "'turn_timer' is not KEY=VALUE: write turn_timer=VALUE",
+        ),
         (["settings", "set"], "nothing to set: give KEY=VALUE, e.g. turn_timer=6"),
         (["settings", "set", "=5"], "'=5' is not KEY=VALUE: write KEY=VALUE"),
         (["settings", "reset", "picker=fair"], "'reset' takes no KEY=VALUE"),

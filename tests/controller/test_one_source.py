@@ -32,17 +32,26 @@ def test_the_settings_table_in_the_docs_is_the_settings_model():
         flags=re.M,
     )
     documented = {
-        key: (label.strip(), default.strip().strip("`")) for key, label, _, default in rows
+        key: (label.strip(), _as_allowed(values), default.strip().strip("`"))
+        for key, label, values, default in rows
     }
     handicaps = [s for s in SETTINGS if s.key.startswith("handicap_seat")]
     for spec in SETTINGS:
         if spec in handicaps[1:]:
             continue
         assert spec.key in documented, spec.key
-        label, default = documented[spec.key]
+        label, values, default = documented[spec.key]
         assert label == (spec.label if spec not in handicaps else "Seat N handicap"), spec.key
+        assert values == spec.allowed(), spec.key  # as a refusal lists them
         assert default == str(spec.default), spec.key
     assert set(documented) <= set(BY_KEY)
+
+
+def _as_allowed(values: str) -> str:
+    """The docs' "`0` (off), 100\N{EN DASH}1000 points, in steps of 50" as a refusal
+    writes it."""
+    values = values.strip().replace("`", "").replace("\N{EN DASH}", "-")
+    return values.replace(", in steps", " in steps")
 
 
 @pytest.mark.parametrize("has_launcher", [True, False])

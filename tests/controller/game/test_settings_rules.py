@@ -2,8 +2,9 @@
 
 import pytest
 
+from controller.catalogs import translation
 from controller.errors import CrossedBounds, SettingError
-from controller.settings import SETTINGS, Settings, dragged, setting
+from controller.settings import SETTINGS, Setting, Settings, dragged, key_value, setting
 
 
 def test_the_rule_settings_and_their_defaults():
@@ -99,3 +100,56 @@ def test_setting_both_surprise_bounds_the_wrong_way_round_is_refused():
 def test_a_whole_number_written_as_a_float_is_refused():
     with pytest.raises(SettingError, match=r"turn_timer cannot be 6\.0"):
         Settings({"turn_timer": 6.0})
+
+
+def test_a_setting_that_0_turns_off_reads_and_shows_its_word_and_its_numbers_with_their_unit():
+    score = setting("target_score")
+    assert [score.parse(raw) for raw in ("off", " OFF ", 0, "500", "500 points", 500)] == [
+        0,
+        0,
+        0,
+        500,
+        500,
+        500,
+    ]
+    assert (score.text(0), score.text(500)) == ("off", "500 points")
+    assert (score.text(0, translation("de")), score.text(500, translation("de"))) == (
+        "aus",
+        "500 Punkte",
+    )
+
+
+@pytest.mark.parametrize("key", ["timeout_penalty", "target_score", "turn_timer"])
+def test_an_empty_value_is_refused_even_where_0_is_allowed(key):
+    with pytest.raises(SettingError, match=f"^{key} cannot be '  '; allowed: "):
+        setting(key).parse("  ")
+
+
+def test_a_language_is_shown_by_its_own_name_and_a_seats_handicap_names_its_seat():
+    language = setting("language")
+    assert [language.text(code, translation("de")) for code in ("en", "de", "zh")] == [
+        "English",
+        "Deutsch",
+        "中文",
+    ]
+    assert setting("handicap_seat3").label_in(translation("de")) == "Sitz 3 Vorgabe"
+    assert setting("handicap_seat3").label_in(translation("en")) == "Seat 3 handicap"
+
+
+def test_allowed_values_list_a_lone_number_and_a_run_with_no_step_each_with_the_unit():
+    """The rule for any options the model may hold, not only those it holds now."""
+    assert Setting("x", "X", 1, (1, 2, 5), "cards").allowed() == "1, 2, 5 cards"
+    assert Setting("x", "X", 3, ("auto", 3, "max", 5, 6, 7), "s").allowed() == (
+        "auto, 3 s, max, 5-7 s"
+    )
+    unitless = Setting("x", "X", 1, (1, 2, 3))
+    assert (unitless.allowed(), unitless.text(2)) == ("1-3", "2")
+
+
+def test_reading_a_setting_the_model_lacks_names_it():
+    with pytest.raises(AttributeError, match=r"^no_such_setting$"):
+        Settings().no_such_setting  # noqa: B018
+
+
+def test_a_key_value_word_splits_at_its_first_equals_sign():
+    assert key_value(" turn_timer = 6=7 ") == ("turn_timer", "6=7")
