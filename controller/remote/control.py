@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..errors import MessageRefused
 from ..game import Phase, Table, score, seat_names
-from ..game.state import MAX_OWED, ROUND_PHASES
+from ..game.state import MAX_OWED
 from ..requests import (
     ChangeSettings,
     DealCards,
@@ -142,14 +142,12 @@ def answer(order: Order, stepped: Stepped) -> Done:
         return Done()
     if action == "resume" and stepped.of("resumed"):
         return Done()
-    if action == "start" and table.phase in ROUND_PHASES:
+    if action == "start":  # between rounds a start starts or is refused for its seats
         return Done(f"start: a round is running already ({phase})")
     if action == "pause" and table.phase is Phase.PAUSED:
         return Done("pause: the table is paused already")
     if action == "resume" and table.phase in RUNNING:
         return Done(f"resume: the table is running already ({phase})")
-    # A start is never left here: between rounds it starts or is refused for its seats,
-    # and in every other phase a round is running.
     why = {
         "pause": "no turn is running",
         "resume": "nothing is paused",
@@ -190,6 +188,7 @@ def _evening(asked: NameSeat | EnterPoints, stepped: Stepped) -> Done:
         raise MessageRefused(f"name: {why}")
     if stepped.of("points_entered"):
         return Done()
-    why = score.why_not(table, asked.seat)
-    assert why is not None  # points the table may take are always taken
+    # Points the table may take are taken, but the step may go on past the moment the points
+    # came (the loop's clock read again): a round won in that moment waits for them now.
+    why = score.why_not(table, asked.seat) or "no round was waiting for its points as they came"
     raise MessageRefused(f"points: {why}")
