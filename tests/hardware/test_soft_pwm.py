@@ -67,8 +67,10 @@ def test_the_thread_serves_every_wave_and_ends_with_the_last():
 
 
 def test_waves_of_one_frequency_and_duty_change_together_in_one_wakeup():
-    """Five dim lights, set a few milliseconds apart: their cycles start on one grid, so each
-    wakeup of the thread writes all five edges or none, not one wakeup for each light."""
+    """Five dim lights, set a few milliseconds apart: their cycles start on one grid, so once
+    each has had its first pulse, each wakeup of the thread writes all five edges or none, not
+    one wakeup for each light. (A light set while the others are high rises at the next
+    wakeup, their fall, and its first pulse ends alone: a pulse is whole from its rise.)"""
     pwm = SoftPWM()
     writes: list[tuple[int, str, bool]] = []
     enough = threading.Event()
@@ -85,13 +87,14 @@ def test_waves_of_one_frequency_and_duty_change_together_in_one_wakeup():
     for name in lights:
         pwm.set(name, line(name), 100, 0.15)
         time.sleep(0.003)
-    all_set = pwm.wakes + 1  # the wakeups from the next on find every light's wave
     assert enough.wait(60)
     for name in lights:
         pwm.stop(name)
     wait_stopped(pwm)
     by_wake: dict[int, list[tuple[str, bool]]] = {}
     seen = writes[:200]
+    # The wakeup in which the last of the lights' first pulses ended.
+    all_set = max(next(w for w, n, level in seen if n == name and not level) for name in lights)
     for wake, name, level in seen:
         if all_set < wake < seen[-1][0]:  # the wakeups seen whole
             by_wake.setdefault(wake, []).append((name, level))
