@@ -46,8 +46,29 @@ def test_a_motor_its_owner_stopped_is_left_alone(stops):
     assert lease.renew(LONG) is True
 
 
-def test_closing_ends_the_thread():
-    lease = MotorLease(lambda: None)
-    lease.renew(LONG)
+def test_a_lease_that_ran_out_stops_the_motor_once_and_warns(caplog):
+    stops = []
+    first = threading.Event()
+
+    def stop() -> None:
+        stops.append(time.monotonic())
+        first.set()
+
+    lease = MotorLease(stop)
+    with caplog.at_level("WARNING", logger="hardware.motor_lease"):
+        lease.renew(SHORT)
+        assert first.wait(LONG)
+        time.sleep(SHORT)  # a lease's time more: no second stop for the same lease
     lease.close()
-    assert not any(t.name == "motor-lease" and t.is_alive() for t in threading.enumerate())
+    assert len(stops) == 1
+    assert "outran its lease" in caplog.text
+
+
+def test_renewals_share_one_thread_and_closing_ends_it():
+    before = set(threading.enumerate())
+    lease = MotorLease(lambda: None)
+    for _ in range(3):
+        lease.renew(LONG)
+    assert len(set(threading.enumerate()) - before) == 1
+    lease.close()
+    assert set(threading.enumerate()) <= before
