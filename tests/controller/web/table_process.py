@@ -4,7 +4,9 @@ The daemon runs as `flashtable run --sim` runs it (its own command line, loop, s
 log), with its `[web]` page; a thread reads one command a line on stdin and acts as a
 player's finger would, on the simulated pins, from a thread of its own as a GPIO backend's
 callbacks come. Each command is answered by one line on stdout, "driver: ..." (the log
-shares stdout).
+shares stdout). Commands are taken once the table has taken its first steps, and a button's
+or the encoder's is answered once the table has handled every edge it made: what is read
+next (the lights, the LCD) is the table's answer to it.
   tap NAME | press NAME | release NAME   a button: seat1..seat8, slap, launcher, play_pause,
                                           encoder.push
   turn N                                  the encoder, N detents (negative: back)
@@ -64,6 +66,12 @@ def on_loop(work: Callable[[], object]) -> object:
     return asyncio.run_coroutine_threadsafe(run(), built["loop"]).result(10)
 
 
+def handled() -> None:
+    """Wait until the table has handled every edge and request handed to it so far."""
+    daemon: Daemon = built["daemon"]
+    asyncio.run_coroutine_threadsafe(daemon.idle(), built["loop"]).result(10)
+
+
 def say(text: str) -> None:
     sys.stdout.write(f"driver: {text}\n")
     sys.stdout.flush()
@@ -81,6 +89,7 @@ def act(words: list[str]) -> str:
         if verb in ("tap", "release"):
             pin.drive_high()
             time.sleep(TAP)
+        handled()
     elif verb == "turn":
         steps = int(arg)
         a, b = daemon.board.encoder.a.pin, daemon.board.encoder.b.pin
@@ -90,6 +99,7 @@ def act(words: list[str]) -> str:
                 drive()
                 time.sleep(DETENT)
         time.sleep(TAP)
+        handled()
     elif verb in ("jam", "clear"):
         model: LauncherModel = built["launcher"]
         on_loop(model.jam if verb == "jam" else model.clear_jam)
@@ -141,6 +151,7 @@ def timed_tap(daemon: Daemon, pin: Any) -> str:
 
 def drive() -> None:
     ready.wait()
+    handled()  # the first steps taken: a button held now is a press, not one stuck at start
     for line in sys.stdin:
         words = line.split()
         if words:

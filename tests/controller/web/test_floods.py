@@ -200,7 +200,8 @@ def test_a_flood_of_idle_connections_past_the_open_files_limit_leaves_the_table_
         held = idle_connections(running.port, 300)
         assert page_answers(running.url)
         running.do("tap seat1")
-        assert running.do("lights").split()[0] == "on"  # the table still answers a press
+        lights = running.do("lights")  # the table still answers a press
+        assert lights.split()[0] == "on", (lights, running.do("lcd"), "".join(running.log))
         for sock in held:
             sock.close()
         assert running.process.poll() is None
