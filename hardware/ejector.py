@@ -84,10 +84,11 @@ class Ejector(Protocol):
         """An edge of the launcher's own inputs on the Pi's pins (the beam, the hopper
         switch), at its own time."""
 
-    async def halt(self, settle: Callable[[], None]) -> bool:
-        """Stop the motor for good, its last counts heard out; whether that was confirmed.
-        `settle()` hands on the edges of the launcher's own inputs on the Pi's pins still
-        waiting to be, once the motor is off and before the last count."""
+    async def halt(self, settle: Callable[[], None]) -> None:
+        """Stop the motor for good, its last counts heard out (a controller that does not
+        confirm is left to its watchdog, and the log says so). `settle()` hands on the edges
+        of the launcher's own inputs on the Pi's pins still waiting to be, once the motor is
+        off and before the last count."""
 
     def close(self) -> None:
         """Let go of what it holds (a port, a thread)."""

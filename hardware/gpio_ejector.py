@@ -187,9 +187,8 @@ class GpioEjector:
         self._dispenser.stop("stop", self._now(), settle)
         self._settle()
 
-    async def halt(self, settle: Callable[[], None]) -> bool:
+    async def halt(self, settle: Callable[[], None]) -> None:
         self.stop(settle)
-        return True
 
     def close(self) -> None:
         """Stop the motor for good, and its lease's thread."""

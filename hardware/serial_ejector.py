@@ -159,16 +159,16 @@ class SerialEjector:
         if self._current is not None:
             self.session.send(p.STOP, b"")
 
-    async def halt(self, settle: Callable[[], None], within: float = HALT_WITHIN) -> bool:
+    async def halt(self, settle: Callable[[], None], within: float = HALT_WITHIN) -> None:
         """Stop the motor by the host's word, at shutdown: STOP, then wait, at most `within`
         seconds, until the controller has acknowledged it and ended the dispense it ran (its
-        last cards counted). Returns whether it did; if not, the controller stops the motor
-        itself once the host has been silent for its watchdog's time. The controller's beam
-        is its own: `settle` has no edge to hand on here."""
+        last cards counted). A controller that does not stops the motor itself once the host
+        has been silent for its watchdog's time. The controller's beam is its own: `settle`
+        has no edge to hand on here."""
         self._stopping = True
         if not self.session.connected:
             log.warning("launcher controller not linked at shutdown: its watchdog stops it")
-            return False
+            return
         self.session.send(p.STOP, b"")
         news = self.session.news
         deadline = asyncio.get_running_loop().time() + within
@@ -180,8 +180,6 @@ class SerialEjector:
         except (TimeoutError, asyncio.CancelledError):
             # Cancelled too: the shutdown goes on, the controller's watchdog does the rest.
             log.warning("launcher controller did not confirm STOP within %.1f s", within)
-            return False
-        return True
 
     def _halted(self) -> bool:
         running = self._current

@@ -186,8 +186,31 @@ def test_shutdown_waits_half_a_second_at_most_for_a_silent_controller(tmp_path, 
         await table.running
         waited = table.clock.now() - stopping
         assert HALT_WITHIN <= waited < HALT_WITHIN + 0.1
-        assert "did not confirm STOP within 0.5 s" in caplog.text
+        assert "launcher controller did not confirm STOP within 0.5 s" in caplog.messages
         table.close()
+
+    virtual_loop.run(main())
+
+
+def test_shutdown_with_no_controller_linked_waits_for_none_and_leaves_it_its_watchdog(
+    tmp_path, caplog
+):
+    async def main() -> None:
+        clock = LoopClock(asyncio.get_running_loop())
+        absent = tmp_path / "ttyACM-unplugged"
+        config = Config(launcher=LauncherConfig(link="serial", port=str(absent)))
+        wiring = Wiring(
+            config.pinmap(simulated=False), SimFactory(clock), simulated_display()[0], clock
+        )
+        daemon = Daemon(config, wiring, rng=random.Random(2), state_dir=tmp_path, grace=0.0)
+        running = asyncio.create_task(daemon.run())
+        await asyncio.sleep(1.0)  # the port is looked for, and is not there
+        stopping = clock.now()
+        daemon.stop()
+        await running
+        assert clock.now() - stopping < 0.1  # nothing to hear out: no STOP waited for
+        said = "launcher controller not linked at shutdown: its watchdog stops it"
+        assert said in caplog.messages
 
     virtual_loop.run(main())
 
