@@ -215,6 +215,36 @@ def test_a_stop_counts_a_card_whose_edges_wait_to_be_handed_on(rig):
     assert rig.model.cards_out == 2
 
 
+def test_a_card_driven_out_past_the_count_while_the_edges_waited_is_reported_owing_nothing(
+    rig, caplog
+):
+    """A loop that stalls hands the beam's edges on late, and the motor stops only when the
+    last card asked for is counted: a card that the motor drove out meanwhile left before the
+    stop. It is reported, with nothing owed, so that no card that came out goes uncounted; a
+    flicker of the beam shorter than a card is not one."""
+    rig.queued = []  # every edge waits, as behind a stalled loop
+    rig.ejector.dispense(2)
+
+    def ended() -> list[float]:  # when each card waiting to be handed on cleared the beam
+        return [t for clear, t in rig.queued or [] if clear]
+
+    while len(ended()) < 3:
+        rig.clock.run_next(rig.clock.now() + 5.0)
+    rig.run_for(0.01)  # the third card is wholly out; the fourth not yet in the beam
+    assert rig.model.motor_speed > 0 and rig.model.cards_out == 3
+    cards_ended = ended()
+    now = rig.clock.now()
+    rig.queued += [(False, now - 0.004), (True, now - 0.0035)]  # half a millisecond: noise
+    rig.hand_on()
+    counted = [r for r in rig.reports if isinstance(r, CardCounted)]
+    assert [r.owed for r in counted] == [1, 0, 0]
+    assert counted[2].time == cards_ended[2]  # at the edge that ended it, before the stop
+    assert "a card came out past the count (the loop stalled): reported" in caplog.messages
+    assert rig.ejector.owed == 0
+    rig.run_for(2.0)
+    assert rig.model.cards_out == 3 and rig.model.motor_speed == 0
+
+
 def test_after_a_jam_new_cards_wait_for_resume(rig):
     rig.model.jam()
     rig.ejector.dispense(3)
