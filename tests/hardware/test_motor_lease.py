@@ -1,6 +1,8 @@
 """The motor's lease stops the motor from its own thread when its owner stays away too long,
 and never while the owner keeps renewing it or has stopped the motor itself."""
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -44,6 +46,21 @@ def test_a_motor_its_owner_stopped_is_left_alone(stops):
     lease.end()
     assert not stopped.wait(SHORT * 4)
     assert lease.renew(LONG) is True
+
+
+def test_a_lease_after_its_owner_stopped_the_motor_still_stops_it_when_it_runs_out(stops):
+    lease, stopped = stops
+    lease.renew(LONG)
+    lease.end()  # the owner stopped the motor; the lease's thread waits for the next one
+    time.sleep(SHORT)
+    lease.renew(SHORT)
+    assert stopped.wait(LONG)
+
+
+def test_a_lease_left_running_keeps_no_process_from_ending():
+    """A daemon that ends without closing the lease (a crash) is not held by its thread."""
+    ends = "from hardware.motor_lease import MotorLease; MotorLease(lambda: None).renew(3600)"
+    subprocess.run([sys.executable, "-c", ends], check=True, timeout=60)
 
 
 def test_a_lease_that_ran_out_stops_the_motor_once_and_warns(caplog):
