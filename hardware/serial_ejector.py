@@ -85,7 +85,7 @@ class SerialEjector:
         self._current: SerialDispense | None = None
         self._asked_for: int | None = None  # the id of the DISPENSE sent on this connection
         self._told: Sent | None = None  # the dispense last told kept (KEPT) on this connection
-        self._stopping = False
+        self._stopping = False  # halted at shutdown: nothing more is asked for
         self._recent: list[SerialDispense] = []
         # The link (public for what watches the line: whether it is open, quiet, its
         # controller's firmware, the bytes heard so far).
@@ -145,19 +145,12 @@ class SerialEjector:
         if count < 0:
             raise ValueError("cannot dispense fewer than no cards")
         self.owed += count
-        self._stopping = False
         self._next()
 
     def resume(self) -> None:
         """Go on with the cards still owed (after a jam was cleared or the hopper refilled)."""
         self.fault = None
         self.dispense(0)
-
-    def stop(self) -> None:
-        """Stop the motor now and forget nothing: `owed` stays for the next dispense."""
-        self._stopping = True
-        if self._current is not None:
-            self.session.send(p.STOP, b"")
 
     async def halt(self, settle: Callable[[], None], within: float = HALT_WITHIN) -> None:
         """Stop the motor by the host's word, at shutdown: STOP, then wait, at most `within`

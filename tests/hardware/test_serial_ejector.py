@@ -91,7 +91,7 @@ class Rig:
         start = self.clock.now()
         while not done():
             if self.clock.now() - start > within:
-                raise AssertionError(f"not within {within} s")
+                raise AssertionError(f"not within {within} s: {self.state()}")
             self._news.clear()
             # Woken by a report, or soon anyway for what only the model shows.
             with contextlib.suppress(TimeoutError):
@@ -100,6 +100,15 @@ class Rig:
 
     def halts(self) -> list[Halted]:
         return [r for r in self.reports if isinstance(r, Halted)]
+
+    def state(self) -> str:
+        """How the link, the ejector and the launcher stand, for a test that fails."""
+        ejector, model = self.ejector, self.model
+        return (
+            f"link up {ejector.link_up}, owed {ejector.owed}, fault {ejector.fault}, "
+            f"cards out {model.cards_out}, motor {model.motor_speed}, links {self.links[-4:]}, "
+            f"last reports {self.reports[-4:]}, line {self.relay.counts}"
+        )
 
     async def close(self) -> None:
         self.ejector.close()
@@ -178,6 +187,37 @@ def test_a_dispense_restored_after_a_restart_that_the_controller_forgot_counts_o
         await rig.close()
 
     virtual_loop.run(main())
+
+
+def test_a_dispense_a_lost_host_left_running_is_stopped_and_the_new_one_deals_exactly(
+    tmp_path, caplog
+):
+    """A host that comes to a controller still dealing a dispense it knows nothing of (the
+    daemon before it died, and its record of the cards owed with it) is refused as busy: it
+    stops that dispense at once, then asks for its own, which deals exactly its cards."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=17)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(30)
+        await rig.until(lambda: rig.model.cards_out >= 2 and rig.model.motor_speed > 0, 10.0)
+        rig.ejector.close()  # gone, with its record; the controller deals on
+        rig.reports.clear()
+        rig.ejector = SerialEjector(
+            str(rig.path), clock=rig.clock, on_report=rig.reports.append, first_id=500
+        )
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(3)
+        await rig.until(lambda: rig.halts(), within=10.0)
+        assert [(h.reason, h.owed) for h in rig.halts()] == [("done", 0)]
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == 3
+        assert rig.model.cards_out < 30  # the dispense from before was stopped, not run out
+        await rig.close()
+
+    virtual_loop.run(main())
+    assert f"launcher controller refused a frame {p.DISPENSE:#04x}: error {p.E_BUSY}" in (
+        caplog.messages
+    )
 
 
 def test_a_firmware_reset_mid_dispense_is_reported_and_the_rest_dispensed_once(tmp_path, caplog):
