@@ -166,9 +166,11 @@ def test_shutdown_stops_the_motor_by_the_hosts_word_and_counts_its_last_cards(tm
         out = model.cards_out
         await asyncio.sleep(3.0)  # the firmware's watchdog time passes: nothing more moves
         assert model.cards_out == out
-        # The cards owed kept on disk are exactly those the beam has not counted.
+        # The cards owed kept on disk are exactly those the beam has not counted, and no
+        # dispense is left in play: once STOP was sent, nothing more was asked for.
         record = OwedFile(table.state_dir, on_kept=lambda: None, background=False)
         assert record.at_start == (20 - out, None)
+        assert record.sent_at_start is None
         record.close()
         table.close()
 
