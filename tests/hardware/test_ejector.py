@@ -245,6 +245,20 @@ def test_a_card_driven_out_past_the_count_while_the_edges_waited_is_reported_owi
     assert rig.model.cards_out == 3 and rig.model.motor_speed == 0
 
 
+def test_the_beam_crossed_after_the_motor_stopped_counts_no_card(rig):
+    """A hand in the slot once the dispense is over blocks the beam as long as a card does:
+    the motor was stopped, so it is no card."""
+    rig.ejector.dispense(2)
+    assert rig.run_until_halted().reason == "done"
+    rig.run_for(1.0)
+    counted = len(rig.reports)
+    now = rig.clock.now()
+    rig.ejector.beam(False, now)
+    rig.ejector.beam(True, now + 0.05)
+    assert rig.reports[counted:] == []
+    assert rig.model.cards_out == 2
+
+
 def test_after_a_jam_new_cards_wait_for_resume(rig):
     rig.model.jam()
     rig.ejector.dispense(3)

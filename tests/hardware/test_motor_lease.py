@@ -57,6 +57,16 @@ def test_a_lease_after_its_owner_stopped_the_motor_still_stops_it_when_it_runs_o
     assert stopped.wait(LONG)
 
 
+def test_a_lease_granted_again_after_one_ran_out_stops_the_motor_again():
+    stopped = threading.Semaphore(0)
+    lease = MotorLease(stopped.release)
+    lease.renew(SHORT)
+    assert stopped.acquire(timeout=LONG)
+    assert lease.renew(SHORT) is False  # the motor is started again, on a lease of its own
+    assert stopped.acquire(timeout=LONG)
+    lease.close()
+
+
 def test_a_lease_left_running_keeps_no_process_from_ending():
     """A daemon that ends without closing the lease (a crash) is not held by its thread."""
     ends = "from hardware.motor_lease import MotorLease; MotorLease(lambda: None).renew(3600)"
@@ -78,7 +88,7 @@ def test_a_lease_that_ran_out_stops_the_motor_once_and_warns(caplog):
         time.sleep(SHORT)  # a lease's time more: no second stop for the same lease
     lease.close()
     assert len(stops) == 1
-    assert "outran its lease" in caplog.text
+    assert caplog.messages == ["the launcher's motor outran its lease: stopped it"]
 
 
 def test_renewals_share_one_thread_and_closing_ends_it():
