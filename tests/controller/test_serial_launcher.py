@@ -41,6 +41,14 @@ def records_written_at_once(monkeypatch):
     monkeypatch.setattr(launcher_link, "VirtualClock", LoopClock)
 
 
+def serial_daemon(port: str, state_dir, clock: LoopClock, display=None) -> Daemon:
+    """A daemon on the simulated pins whose launcher is the controller at `port`."""
+    config = Config(launcher=LauncherConfig(link="serial", port=port))
+    display = simulated_display()[0] if display is None else display
+    wiring = Wiring(config.pinmap(simulated=False), SimFactory(clock), display, clock)
+    return Daemon(config, wiring, rng=random.Random(2), state_dir=state_dir, grace=0.0)
+
+
 def test_the_daemon_dispenses_through_the_firmware_on_a_serial_port(tmp_path):
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -51,14 +59,7 @@ def test_the_daemon_dispenses_through_the_firmware_on_a_serial_port(tmp_path):
         port = tmp_path / "ttyACM-launcher"
         port.symlink_to(os.ttyname(slave))
         display, lcd = simulated_display()
-        config = Config(launcher=LauncherConfig(link="serial", port=str(port)))
-        daemon = Daemon(
-            config,
-            Wiring(config.pinmap(simulated=False), SimFactory(clock), display, clock),
-            rng=random.Random(2),
-            state_dir=tmp_path,
-            grace=0.0,
-        )
+        daemon = serial_daemon(str(port), tmp_path, clock, display)
         assert isinstance(daemon.launcher.ejector, SerialEjector)
         assert daemon.launcher.wired
         running = asyncio.create_task(daemon.run())
@@ -101,15 +102,7 @@ class Table:
 
     def start(self) -> None:
         """A daemon on the state directory and the controller's port."""
-        config = Config(launcher=LauncherConfig(link="serial", port=os.ttyname(self.slave)))
-        pins = config.pinmap(simulated=False)
-        self.daemon = Daemon(
-            config,
-            Wiring(pins, SimFactory(self.clock), simulated_display()[0], self.clock),
-            rng=random.Random(2),
-            state_dir=self.state_dir,
-            grace=0.0,
-        )
+        self.daemon = serial_daemon(os.ttyname(self.slave), self.state_dir, self.clock)
         self.running = asyncio.create_task(self.daemon.run())
 
     async def kill(self) -> None:
@@ -199,12 +192,7 @@ def test_shutdown_with_no_controller_linked_waits_for_none_and_leaves_it_its_wat
 ):
     async def main() -> None:
         clock = LoopClock(asyncio.get_running_loop())
-        absent = tmp_path / "ttyACM-unplugged"
-        config = Config(launcher=LauncherConfig(link="serial", port=str(absent)))
-        wiring = Wiring(
-            config.pinmap(simulated=False), SimFactory(clock), simulated_display()[0], clock
-        )
-        daemon = Daemon(config, wiring, rng=random.Random(2), state_dir=tmp_path, grace=0.0)
+        daemon = serial_daemon(str(tmp_path / "ttyACM-unplugged"), tmp_path, clock)
         running = asyncio.create_task(daemon.run())
         await asyncio.sleep(1.0)  # the port is looked for, and is not there
         stopping = clock.now()

@@ -28,7 +28,7 @@ import asyncio
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import controller.commands.run
@@ -59,17 +59,22 @@ def keep_model(*args: Any, **options: Any) -> LauncherModel:
     return model
 
 
+def awaited(work: Coroutine[Any, Any, object]) -> object:
+    """`work` run on the table's loop, from this thread; its result."""
+    return asyncio.run_coroutine_threadsafe(work, built["loop"]).result(10)
+
+
 def on_loop(work: Callable[[], object]) -> object:
     async def run() -> object:
         return work()
 
-    return asyncio.run_coroutine_threadsafe(run(), built["loop"]).result(10)
+    return awaited(run())
 
 
 def handled() -> None:
     """Wait until the table has handled every edge and request handed to it so far."""
     daemon: Daemon = built["daemon"]
-    asyncio.run_coroutine_threadsafe(daemon.idle(), built["loop"]).result(10)
+    awaited(daemon.idle())
 
 
 def say(text: str) -> None:
