@@ -4,6 +4,7 @@ pseudo-terminal, and the game's cards owed follow the cards the firmware's beam 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import tty
@@ -108,7 +109,13 @@ class Table:
     async def kill(self) -> None:
         """As at SIGKILL: no STOP for the controller, and the state directory stays as it
         was at that instant (this daemon's shutdown writes nothing that survives)."""
-        disk = {path: path.read_bytes() for path in self.state_dir.iterdir() if path.is_file()}
+        disk = {}
+        for path in self.state_dir.iterdir():
+            # A write's temporary file may be renamed over its target between the listing
+            # and the read: it was never the truth (the daemon's start sweeps them).
+            with contextlib.suppress(FileNotFoundError):
+                if path.is_file():
+                    disk[path] = path.read_bytes()
         self.daemon.launcher.ejector.close()  # the port is let go: nothing more is sent
         self.daemon.stop()
         await self.running
