@@ -8,10 +8,11 @@ It says HELLO at every opening, sends STATUS on a fixed beat of HEARTBEAT from t
 whenever nothing else waits, takes the link as down after LINK_TIMEOUT without a frame from
 the controller (and up again on its frames), welcomes each start of the controller (START)
 and tells it the jam time. What the frames say about dispenses goes to its `Dispenses`
-(hardware.serial_ejector): a reset, judged once per start; each card and end; a refusal; when
-it may ask for cards (`ask`), and when what it asked must be asked again (`forget_asked`: a
-new opening, a start; `ask_again`, the dispense alone: a link that was down and is back); and
-each DISPENSE and KEPT as it is written.
+(hardware.serial_ejector): a reset, judged once per start; each card and end; a refusal; how
+the controller stands, in its answer to the heartbeat (STATE); when it may ask for cards
+(`ask`), and when what it asked must be asked again (`forget_asked`: a new opening, a start;
+`ask_again`, the dispense alone: a link that was down and is back); and each DISPENSE and KEPT
+as it is written.
 
 The frames, acknowledgements and resending are the firmware's own pure modules (firmware/),
 run here under CPython: one implementation of the protocol, checked on both interpreters.
@@ -52,6 +53,8 @@ class Dispenses(Protocol):
     def ask_again(self) -> None: ...
 
     def ask(self) -> None: ...
+
+    def stands(self, state: int, ident: int, counted: int) -> None: ...
 
     def written(self, kind: int, payload: bytes) -> None: ...
 
@@ -244,6 +247,9 @@ class ControllerSession:
             self._dispenses.progress(kind, *p.unpack(p.ID_PROGRESS, payload))
         elif kind == p.ERROR:
             self._dispenses.error(*p.unpack(p.ERROR_FORMAT, payload))
+        elif kind == p.STATE:
+            state, ident, counted, _asked, _empty, _clear = p.unpack(p.STATE_FORMAT, payload)
+            self._dispenses.stands(state, ident, counted)
 
     def _started(self, start: int) -> None:
         # It takes nothing until this start is welcomed, and what it has not acknowledged was

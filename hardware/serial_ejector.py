@@ -86,6 +86,9 @@ class SerialEjector:
         self._asked_for: int | None = None  # the id of the DISPENSE sent on this connection
         self._told: Sent | None = None  # the dispense last told kept (KEPT) on this connection
         self._stopping = False  # halted at shutdown: nothing more is asked for
+        # How the controller last stood (the dispense in play, STATE's state, id and count),
+        # and since when, for `stands`.
+        self._stood: tuple[tuple[int, int, int, int], float] | None = None
         self._recent: list[SerialDispense] = []
         # The link (public for what watches the line: whether it is open, quiet, its
         # controller's firmware, the bytes heard so far).
@@ -256,6 +259,34 @@ class SerialEjector:
             self._report(Halted(reason, self._clock.now(), self.owed))
         elif reason == "host lost":
             log.warning("launcher controller stopped: it lost the host for a while")
+        self._next()
+
+    def stands(self, state: int, ident: int, counted: int) -> None:
+        """How the controller stands, in its answer to the heartbeat (STATE). A frame taken is
+        not always the frame sent: a damaged copy whose check passes by chance (about one
+        damaged frame in 65,536, with a 16-bit CRC) is taken under the sequence number of the
+        frame it came from, and that frame is then taken for a repeat and never acted on, on
+        either side. So the cards the controller has counted and the host not heard of count
+        now; and a dispense in play that the controller's STATEs show standing the same for
+        longer than the jam time (in which a running dispense counts a card or ends, unless
+        it waits for a KEPT) is asked again under its id: the controller starts it if its
+        DISPENSE was lost, or answers from memory how it stands (its count, which is told kept
+        again, or its end), and a STOP the host still means goes again."""
+        current = self._current
+        if current is None or self._stopping or self._asked_for != current.id:
+            self._stood = None
+            return
+        if ident == current.id and counted > current.seen:
+            self.progress(p.CARD, ident, counted)
+        stand, now = (current.id, state, ident, counted), self._clock.now()
+        if self._stood is None or self._stood[0] != stand:
+            self._stood = (stand, now)
+            return
+        if now - self._stood[1] <= self._jam_time:
+            return
+        self._stood = None
+        current.stopping = False
+        self.forget_asked()
         self._next()
 
     def error(self, code: int, about: int) -> None:

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import os
 import random
 import tty
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from firmware import protocol as p
-from firmware.frame import Decoder, encode
+from firmware.frame import HEADER, SYNC, TRAILER, Decoder, crc16, encode
 from firmware.launcher import banner
 from hardware.clock import LoopClock
 from hardware.ejector import CardCounted, Halted
@@ -139,6 +142,74 @@ def test_a_thousand_dispenses_through_a_bad_cable_each_deliver_exactly(tmp_path)
             min(counts[f] for f in ("drop", "duplicate", "corrupt", "delay"))
             > 0.008 * (counts["bytes"])
         ), counts
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def another_id(seq: int, kind: int, payload: bytes) -> bytes:
+    """The frame about another dispense id."""
+    return encode(seq, kind, bytes((payload[0] ^ 0xFF,)) + payload[1:])
+
+
+def a_status(seq: int, kind: int, payload: bytes) -> bytes:
+    """A STATUS in the frame's place."""
+    return encode(seq, p.STATUS, b"")
+
+
+class Forger:
+    """Hands on, in place of the first frame of `kind` that comes whole, `forged(seq, kind,
+    payload)` under the same sequence number: what a damaged copy whose CRC passed by chance
+    does on a bad cable. The frame meant is then taken for a repeat of it."""
+
+    def __init__(self, kind: int, forged: Callable[[int, int, bytes], bytes]) -> None:
+        self.kind, self._forged, self.done = kind, forged, False
+
+    def __call__(self, data: bytes) -> bytes:
+        start = data.find(bytes((SYNC,)))
+        while not self.done and start >= 0:
+            end = start + HEADER + data[start + 1] + TRAILER if start + 1 < len(data) else 0
+            frame = data[start:end]
+            crc = int.from_bytes(frame[-TRAILER:], "big") if len(frame) > HEADER else None
+            if crc == crc16(frame[1:-TRAILER]) and frame[3] == self.kind:
+                self.done = True
+                forged = self._forged(frame[2], self.kind, frame[HEADER:-TRAILER])
+                return data[:start] + forged + data[end:]
+            start = data.find(bytes((SYNC,)), start + 1)
+        return data
+
+
+@pytest.mark.parametrize(
+    ("side", "kind", "forged"),
+    [
+        ("host", p.DISPENSE, a_status),
+        ("host", p.KEPT, another_id),
+        ("controller", p.CARD, another_id),
+    ],
+    ids=["dispense", "kept", "card"],
+)
+def test_a_frame_taken_in_place_of_another_costs_no_card_and_stops_nothing_for_good(
+    tmp_path, side, kind, forged
+):
+    """A frame taken is not always the one sent: a damaged copy whose CRC passes by chance is
+    acknowledged under its sequence number, and the frame meant is then taken for a repeat.
+    The controller's answers to the heartbeat (STATE) show what was lost: the dispense is
+    asked again, or its count taken from there, and every dispense still deals exactly."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=5)
+        forger = Forger(kind, forged)
+        way = rig.relay._ways[0 if side == "host" else 1]
+        pass_on = way._pass_on
+        way._pass_on = lambda chunks: pass_on([(held, forger(data)) for held, data in chunks])
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        for count in itertools.islice(itertools.cycle((3, 5)), 4):
+            before, halts = rig.model.cards_out, len(rig.halts())
+            rig.ejector.dispense(count)
+            await rig.until(lambda h=halts: len(rig.halts()) > h, within=10.0)
+            assert rig.halts()[-1].reason == "done"
+            assert rig.model.cards_out - before == count
+        assert forger.done
         await rig.close()
 
     virtual_loop.run(main())
