@@ -29,6 +29,38 @@ LOOK_AGAIN = 0.05  # seconds (virtual) between looks at what only the model show
 BAD_CABLE = LineFaults(drop=0.01, duplicate=0.01, corrupt=0.01, delay=0.01)
 
 
+def another_id(seq: int, kind: int, payload: bytes) -> bytes:
+    """The frame about another dispense id."""
+    return encode(seq, kind, bytes((payload[0] ^ 0xFF,)) + payload[1:])
+
+
+def a_status(seq: int, kind: int, payload: bytes) -> bytes:
+    """A STATUS in the frame's place."""
+    return encode(seq, p.STATUS, b"")
+
+
+class Forger:
+    """Hands on, in place of the first frame of `kind` that comes whole, `forged(seq, kind,
+    payload)` under the same sequence number: what a damaged copy whose CRC passed by chance
+    does on a bad cable. The frame meant is then taken for a repeat of it."""
+
+    def __init__(self, kind: int, forged: Callable[[int, int, bytes], bytes]) -> None:
+        self.kind, self._forged, self.done = kind, forged, False
+
+    def __call__(self, data: bytes) -> bytes:
+        start = data.find(bytes((SYNC,)))
+        while not self.done and 0 <= start < len(data) - HEADER:
+            end = start + HEADER + data[start + 1] + TRAILER
+            frame = data[start:end]
+            whole = len(frame) == end - start and frame[3] == self.kind
+            if whole and int.from_bytes(frame[-TRAILER:], "big") == crc16(frame[1:-TRAILER]):
+                self.done = True
+                forged = self._forged(frame[2], self.kind, frame[HEADER:-TRAILER])
+                return data[:start] + forged + data[end:]
+            start = data.find(bytes((SYNC,)), start + 1)
+        return data
+
+
 class Rig:
     """Host ejector <-> pty <-> fault relay <-> pty <-> firmware on the launcher model.
 
@@ -84,6 +116,13 @@ class Rig:
     def plug(self) -> None:
         self._plug()
         self.relay.connect(self.host_master, self.fw_master)
+
+    def forge(self, forger: Forger, side: str) -> Forger:
+        """What `side` ("host" or "controller") writes goes through `forger` on the cable."""
+        way = self.relay._ways[0 if side == "host" else 1]
+        pass_on = way._pass_on
+        way._pass_on = lambda chunks: pass_on([(held, forger(data)) for held, data in chunks])
+        return forger
 
     @property
     def model(self):
@@ -147,38 +186,6 @@ def test_a_thousand_dispenses_through_a_bad_cable_each_deliver_exactly(tmp_path)
     virtual_loop.run(main())
 
 
-def another_id(seq: int, kind: int, payload: bytes) -> bytes:
-    """The frame about another dispense id."""
-    return encode(seq, kind, bytes((payload[0] ^ 0xFF,)) + payload[1:])
-
-
-def a_status(seq: int, kind: int, payload: bytes) -> bytes:
-    """A STATUS in the frame's place."""
-    return encode(seq, p.STATUS, b"")
-
-
-class Forger:
-    """Hands on, in place of the first frame of `kind` that comes whole, `forged(seq, kind,
-    payload)` under the same sequence number: what a damaged copy whose CRC passed by chance
-    does on a bad cable. The frame meant is then taken for a repeat of it."""
-
-    def __init__(self, kind: int, forged: Callable[[int, int, bytes], bytes]) -> None:
-        self.kind, self._forged, self.done = kind, forged, False
-
-    def __call__(self, data: bytes) -> bytes:
-        start = data.find(bytes((SYNC,)))
-        while not self.done and start >= 0:
-            end = start + HEADER + data[start + 1] + TRAILER if start + 1 < len(data) else 0
-            frame = data[start:end]
-            crc = int.from_bytes(frame[-TRAILER:], "big") if len(frame) > HEADER else None
-            if crc == crc16(frame[1:-TRAILER]) and frame[3] == self.kind:
-                self.done = True
-                forged = self._forged(frame[2], self.kind, frame[HEADER:-TRAILER])
-                return data[:start] + forged + data[end:]
-            start = data.find(bytes((SYNC,)), start + 1)
-        return data
-
-
 @pytest.mark.parametrize(
     ("side", "kind", "forged"),
     [
@@ -198,10 +205,7 @@ def test_a_frame_taken_in_place_of_another_costs_no_card_and_stops_nothing_for_g
 
     async def main() -> None:
         rig = Rig(tmp_path, LineFaults(), seed=5)
-        forger = Forger(kind, forged)
-        way = rig.relay._ways[0 if side == "host" else 1]
-        pass_on = way._pass_on
-        way._pass_on = lambda chunks: pass_on([(held, forger(data)) for held, data in chunks])
+        forger = rig.forge(Forger(kind, forged), side)
         await rig.until(lambda: rig.ejector.link_up, within=2.0)
         for count in itertools.islice(itertools.cycle((3, 5)), 4):
             before, halts = rig.model.cards_out, len(rig.halts())
@@ -210,6 +214,35 @@ def test_a_frame_taken_in_place_of_another_costs_no_card_and_stops_nothing_for_g
             assert rig.halts()[-1].reason == "done"
             assert rig.model.cards_out - before == count
         assert forger.done
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_stop_taken_in_place_of_another_goes_again_and_the_next_dispense_deals(tmp_path):
+    """A card stuck in the beam (JAM) is pulled out as the table resumes: it counts for the
+    jammed dispense after the host asked the rest, so the host owes one card fewer than it
+    asked for and STOPs the new dispense after its first card. That STOP is lost in the place
+    of a damaged copy: the controller, waiting for a KEPT that never comes, stands still, and
+    the host, asking again, sends the STOP again. The next dispense deals."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=6)
+        forger = rig.forge(Forger(p.STOP, a_status), "host")
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(3)
+        while not (rig.model.cards_out == 1 and rig.model.card_in_beam):
+            await asyncio.sleep(0.002)
+        rig.model.jam()  # the second card sticks in the beam
+        await rig.until(lambda: rig.ejector.fault == "jam", within=5.0)
+        rig.model.pull_out()
+        rig.ejector.resume()
+        await rig.until(lambda: not rig.ejector.busy, within=10.0)
+        assert forger.done
+        assert (rig.model.cards_out, rig.ejector.owed) == (3, 0)
+        rig.ejector.dispense(1)
+        await rig.until(lambda: rig.model.cards_out == 4 and not rig.ejector.busy, within=10.0)
+        assert rig.ejector.owed == 0
         await rig.close()
 
     virtual_loop.run(main())
