@@ -266,18 +266,16 @@ class SerialEjector:
         not always the frame sent: a damaged copy whose check passes by chance (about one
         damaged frame in 65,536, with a 16-bit CRC) is taken under the sequence number of the
         frame it came from, and that frame is then taken for a repeat and never acted on, on
-        either side. So the cards the controller has counted and the host not heard of count
-        now; and a dispense in play that the controller's STATEs show standing the same for
-        longer than the jam time (in which a running dispense counts a card or ends, unless
-        it waits for a KEPT) is asked again under its id: the controller starts it if its
-        DISPENSE was lost, or answers from memory how it stands (its count, which is told kept
-        again, or its end), and a STOP the host still means goes again."""
+        either side. So a dispense in play that the controller's STATEs show standing the same
+        for longer than the jam time (in which a running dispense counts a card or ends,
+        unless it waits for a KEPT) is asked again under its id: the controller starts it if
+        its DISPENSE was lost, or answers from memory how it stands (its count, which is told
+        kept again, or its end), and a STOP the host still means goes again. Not at shutdown:
+        once STOP is sent nothing more is asked for."""
         current = self._current
-        if current is None or self._stopping or self._asked_for != current.id:
+        if current is None or self._stopping:
             self._stood = None
             return
-        if ident == current.id and counted > current.seen:
-            self.progress(p.CARD, ident, counted)
         stand, now = (current.id, state, ident, counted), self._clock.now()
         if self._stood is None or self._stood[0] != stand:
             self._stood = (stand, now)
