@@ -267,11 +267,12 @@ class SerialEjector:
         damaged frame in 65,536, with a 16-bit CRC) is taken under the sequence number of the
         frame it came from, and that frame is then taken for a repeat and never acted on, on
         either side. So a dispense in play that the controller's STATEs show standing the same
-        for longer than the jam time (in which a running dispense counts a card or ends,
-        unless it waits for a KEPT) is asked again under its id: the controller starts it if
+        for longer than the jam time is asked again under its id: the controller starts it if
         its DISPENSE was lost, or answers from memory how it stands (its count, which is told
-        kept again, or its end), and a STOP the host still means goes again. Not at shutdown:
-        once STOP is sent nothing more is asked for."""
+        kept again, or its end), and a STOP the host still means goes again. One that waits
+        for no KEPT seldom stands so long (the beam moves within the jam time, or it ends),
+        and asked again it changes nothing. Not at shutdown: once STOP is sent nothing more is
+        asked for."""
         current = self._current
         if current is None or self._stopping:
             self._stood = None

@@ -161,6 +161,13 @@ def test_jams_anywhere_never_lose_or_add_a_card():
     rig.close()
 
 
+def test_a_dispense_of_fewer_than_no_cards_is_refused_and_changes_nothing(rig):
+    with pytest.raises(ValueError, match=r"^cannot dispense fewer than no cards$"):
+        rig.ejector.dispense(-1)
+    rig.run_for(1.0)
+    assert (rig.ejector.owed, rig.ejector.busy, rig.model.motor_speed) == (0, False, 0)
+
+
 def test_an_empty_hopper_stops_and_keeps_the_count_owed(rig):
     rig.model.empty()
     rig.model.refill(3)

@@ -205,6 +205,8 @@ def test_a_frame_taken_in_place_of_another_costs_no_card_and_stops_nothing_for_g
     asked again, and every dispense still deals exactly. The table idles a while first: the
     answers with nothing in play mean nothing."""
 
+    caplog.set_level(logging.DEBUG, logger="hardware.serial_ejector")
+
     async def main() -> None:
         rig = Rig(tmp_path, LineFaults(), seed=5)
         forger = rig.forge(Forger(kind, forged), side)
@@ -218,6 +220,9 @@ def test_a_frame_taken_in_place_of_another_costs_no_card_and_stops_nothing_for_g
             assert rig.model.cards_out - before == count
         assert forger.done
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        if kind == p.CARD:  # about an id the host never asked for
+            ignored = f"launcher controller: 0x22 about dispense {6 ^ 0xFF000000:#010x} ignored"
+            assert ignored in caplog.messages
         await rig.close()
 
     virtual_loop.run(main())
@@ -247,6 +252,19 @@ def test_a_stop_taken_in_place_of_another_goes_again_and_the_next_dispense_deals
         rig.ejector.dispense(1)
         await rig.until(lambda: rig.model.cards_out == 4 and not rig.ejector.busy, within=10.0)
         assert rig.ejector.owed == 0
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_dispense_of_fewer_than_no_cards_is_refused_and_asks_for_nothing(tmp_path):
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=7)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        with pytest.raises(ValueError, match=r"^cannot dispense fewer than no cards$"):
+            rig.ejector.dispense(-1)
+        await asyncio.sleep(1.0)
+        assert (rig.ejector.owed, rig.ejector.busy, rig.model.cards_out) == (0, False, 0)
         await rig.close()
 
     virtual_loop.run(main())
