@@ -12,6 +12,7 @@ import random
 import tty
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -40,6 +41,23 @@ def a_status(seq: int, kind: int, payload: bytes) -> bytes:
     return encode(seq, p.STATUS, b"")
 
 
+Chunks = list[tuple[bool, bytes]]  # what the cable hands on: (held back, bytes)
+C = TypeVar("C", bound=Callable[[Chunks], Chunks])
+
+
+def whole_frame(data: bytes, kind: int) -> tuple[int, int] | None:
+    """Where the first whole frame of `kind` in `data` starts and ends, if there is one."""
+    start = data.find(bytes((SYNC,)))
+    while 0 <= start < len(data) - HEADER:
+        end = start + HEADER + data[start + 1] + TRAILER
+        frame = data[start:end]
+        whole = len(frame) == end - start and frame[3] == kind
+        if whole and int.from_bytes(frame[-TRAILER:], "big") == crc16(frame[1:-TRAILER]):
+            return start, end
+        start = data.find(bytes((SYNC,)), start + 1)
+    return None
+
+
 class Forger:
     """Hands on, in place of the first frame of `kind` that comes whole, `forged(seq, kind,
     payload)` under the same sequence number: what a damaged copy whose CRC passed by chance
@@ -48,18 +66,36 @@ class Forger:
     def __init__(self, kind: int, forged: Callable[[int, int, bytes], bytes]) -> None:
         self.kind, self._forged, self.done = kind, forged, False
 
-    def __call__(self, data: bytes) -> bytes:
-        start = data.find(bytes((SYNC,)))
-        while not self.done and 0 <= start < len(data) - HEADER:
-            end = start + HEADER + data[start + 1] + TRAILER
-            frame = data[start:end]
-            whole = len(frame) == end - start and frame[3] == self.kind
-            if whole and int.from_bytes(frame[-TRAILER:], "big") == crc16(frame[1:-TRAILER]):
+    def __call__(self, chunks: Chunks) -> Chunks:
+        out = []
+        for held, data in chunks:
+            found = None if self.done else whole_frame(data, self.kind)
+            if found is not None:
                 self.done = True
-                forged = self._forged(frame[2], self.kind, frame[HEADER:-TRAILER])
-                return data[:start] + forged + data[end:]
-            start = data.find(bytes((SYNC,)), start + 1)
-        return data
+                start, end = found
+                payload = data[start + HEADER : end - TRAILER]
+                data = data[:start] + self._forged(data[start + 2], self.kind, payload) + data[end:]
+            out.append((held, data))
+        return out
+
+
+class Holder:
+    """Holds back each frame of `kind` that comes whole, and what follows it (the line keeps
+    its order), while what came before it goes on."""
+
+    def __init__(self, kind: int) -> None:
+        self.kind, self.held = kind, 0
+
+    def __call__(self, chunks: Chunks) -> Chunks:
+        out: Chunks = []
+        for held, data in chunks:
+            found = whole_frame(data, self.kind)
+            if found is None:
+                out.append((held, data))
+            else:
+                self.held += 1
+                out += [(held, data[: found[0]]), (True, data[found[0] :])]
+        return out
 
 
 class Rig:
@@ -118,12 +154,12 @@ class Rig:
         self._plug()
         self.relay.connect(self.host_master, self.fw_master)
 
-    def forge(self, forger: Forger, side: str) -> Forger:
-        """What `side` ("host" or "controller") writes goes through `forger` on the cable."""
+    def forge(self, change: C, side: str) -> C:
+        """What `side` ("host" or "controller") writes goes through `change` on the cable."""
         way = self.relay._ways[0 if side == "host" else 1]
         pass_on = way._pass_on
-        way._pass_on = lambda chunks: pass_on([(held, forger(data)) for held, data in chunks])
-        return forger
+        way._pass_on = lambda chunks: pass_on(change(chunks))
+        return change
 
     @property
     def model(self):
@@ -265,6 +301,26 @@ def test_a_dispense_of_fewer_than_no_cards_is_refused_and_asks_for_nothing(tmp_p
             rig.ejector.dispense(-1)
         await asyncio.sleep(1.0)
         assert (rig.ejector.owed, rig.ejector.busy, rig.model.cards_out) == (0, False, 0)
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_halt_waits_for_the_end_of_the_dispense_not_only_for_the_stop_to_be_taken(tmp_path):
+    """At shutdown the host waits, after the controller acknowledged its STOP, for the
+    controller to end the dispense it ran: its STOPPED, held back on the cable a moment,
+    comes within the halt's wait, and every card that left is counted."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=8)
+        holder = rig.forge(Holder(p.STOPPED), "controller")
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(5)
+        await rig.until(lambda: rig.model.cards_out >= 2, within=10.0)
+        await rig.ejector.halt(lambda: None)
+        assert holder.held == 1
+        assert not rig.ejector.busy
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == rig.model.cards_out
         await rig.close()
 
     virtual_loop.run(main())
