@@ -109,6 +109,7 @@ class Rig:
         faults: LineFaults,
         seed: int = 0,
         keep_sent: Callable[[Sent], bool] = lambda sent: True,
+        cards: int = 1_000_000,
     ) -> None:
         self.loop = asyncio.get_running_loop()
         self.clock = LoopClock(self.loop)
@@ -116,7 +117,7 @@ class Rig:
         self.fw_master, self.fw_slave = os.openpty()
         tty.setraw(self.fw_slave)
         self.firmware = FirmwareSim(
-            self.fw_slave, clock=self.clock, cards=1_000_000, rng=random.Random(seed)
+            self.fw_slave, clock=self.clock, cards=cards, rng=random.Random(seed)
         )
         self._plug()
         self.relay = Relay(
@@ -321,6 +322,31 @@ def test_a_halt_waits_for_the_end_of_the_dispense_not_only_for_the_stop_to_be_ta
         assert holder.held == 1
         assert not rig.ejector.busy
         assert sum(isinstance(r, CardCounted) for r in rig.reports) == rig.model.cards_out
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_an_empty_hopper_ends_the_dispense_keeps_the_rest_owed_and_a_refill_deals_it(
+    tmp_path, caplog
+):
+    """EMPTY ends the dispense with the card still owed, and the host asks for nothing more
+    until the table goes on (a DISPENSE into an empty hopper would only end at once)."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=9, cards=4)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(5)
+        await rig.until(lambda: rig.halts(), within=10.0)
+        assert [(h.reason, h.owed) for h in rig.halts()] == [("empty", 1)]
+        assert (rig.model.cards_out, rig.ejector.fault) == (4, "empty")
+        assert "launcher stopped: empty, 1 card(s) still owed" in caplog.messages
+        await asyncio.sleep(3.0)
+        assert (rig.ejector.busy, rig.ejector.owed, len(rig.halts())) == (False, 1, 1)
+        rig.model.refill(10)
+        rig.ejector.resume()
+        await rig.until(lambda: len(rig.halts()) == 2, within=10.0)
+        assert (rig.halts()[-1].reason, rig.model.cards_out, rig.ejector.owed) == ("done", 5, 0)
         await rig.close()
 
     virtual_loop.run(main())
