@@ -333,12 +333,19 @@ def test_an_empty_hopper_ends_the_dispense_keeps_the_rest_owed_and_a_refill_deal
     """EMPTY ends the dispense with the card still owed, and the host asks for nothing more
     until the table goes on (a DISPENSE into an empty hopper would only end at once)."""
 
+    caplog.set_level(logging.INFO, logger="hardware.serial_ejector")
+
     async def main() -> None:
         rig = Rig(tmp_path, LineFaults(), seed=9, cards=4)
         await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        # A controller switched on while nothing runs is news, not trouble.
+        started = ("launcher controller restarted (power-on)", logging.INFO)
+        assert started in [(r.getMessage(), r.levelno) for r in caplog.records]
         rig.ejector.dispense(5)
         await rig.until(lambda: rig.halts(), within=10.0)
         assert [(h.reason, h.owed) for h in rig.halts()] == [("empty", 1)]
+        last_card = [r.time for r in rig.reports if isinstance(r, CardCounted)][-1]
+        assert rig.halts()[0].time >= last_card
         assert (rig.model.cards_out, rig.ejector.fault) == (4, "empty")
         assert "launcher stopped: empty, 1 card(s) still owed" in caplog.messages
         await asyncio.sleep(3.0)
