@@ -24,6 +24,7 @@ from hardware.ejector import CardCounted, Halted
 from hardware.serial_dispense import Sent
 from hardware.serial_ejector import SerialEjector
 from hardware.sim.firmware import FirmwareSim
+from hardware.sim.machine import PWRON_RESET, WDT_RESET
 from hardware.sim.relay import LineFaults, Relay
 from tests import virtual_loop
 
@@ -98,6 +99,21 @@ class Holder:
         return out
 
 
+class Spy:
+    """Hands everything on, and keeps the payload of each frame of `kind` that passes whole."""
+
+    def __init__(self, kind: int) -> None:
+        self.kind, self.payloads = kind, []
+
+    def __call__(self, chunks: Chunks) -> Chunks:
+        for _, data in chunks:
+            while (found := whole_frame(data, self.kind)) is not None:
+                start, end = found
+                self.payloads.append(data[start + HEADER : end - TRAILER])
+                data = data[end:]
+        return chunks
+
+
 class Rig:
     """Host ejector <-> pty <-> fault relay <-> pty <-> firmware on the launcher model.
 
@@ -109,6 +125,7 @@ class Rig:
         faults: LineFaults,
         seed: int = 0,
         keep_sent: Callable[[Sent], bool] = lambda sent: True,
+        kept: Callable[[Sent], bool] = lambda sent: True,
         cards: int = 1_000_000,
     ) -> None:
         self.loop = asyncio.get_running_loop()
@@ -133,6 +150,7 @@ class Rig:
             on_link=lambda up: self._heard((self.clock.now(), up), self.links),
             first_id=1 + seed,
             keep_sent=keep_sent,
+            kept=kept,
         )
 
     def _heard(self, item: object, into: list | None = None) -> None:
@@ -265,6 +283,60 @@ def test_a_frame_taken_in_place_of_another_costs_no_card_and_stops_nothing_for_g
     virtual_loop.run(main())
 
 
+def test_a_dispense_standing_still_is_asked_again_once_a_jam_time_and_not_after_the_stop(
+    tmp_path,
+):
+    """A dispense whose record is not written stands still after its first card (no KEPT
+    goes). It is asked again once it has stood for longer than the jam time, and only once
+    for each such stand, not at every heartbeat after. At shutdown, once the STOP is sent,
+    nothing more is asked: not even for the stand the controller's next STATE shows."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=27, kept=lambda sent: False)
+        dispenses = rig.forge(Spy(p.DISPENSE), "host")
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(3)
+        await rig.until(lambda: rig.model.cards_out == 1 and rig.model.motor_speed == 0, 10.0)
+        await asyncio.sleep(6.0)
+        # Asked, then again at the first STATE (one each 0.5 s) that shows a stand longer than
+        # the jam time (0.8 s): 1 s after the stand was first seen, and seen anew 0.5 s after.
+        assert len(dispenses.payloads) in (4, 5), len(dispenses.payloads)
+        halts: list[tuple[asyncio.Future, int]] = []
+
+        def halt_at_a_status_that_shows_a_long_stand(chunks: Chunks) -> Chunks:
+            stood = rig.ejector._stood
+            long = stood is not None and rig.clock.now() - stood[1] > rig.ejector.jam_time
+            if long and not halts and any(whole_frame(d, p.STATUS) for _, d in chunks):
+                halt = asyncio.ensure_future(rig.ejector.halt(lambda: None))
+                halts.append((halt, len(dispenses.payloads)))
+            return chunks
+
+        rig.forge(halt_at_a_status_that_shows_a_long_stand, "host")
+        await rig.until(lambda: bool(halts) and halts[0][0].done(), within=5.0)
+        await asyncio.sleep(1.0)
+        assert len(dispenses.payloads) == halts[0][1]
+        assert not rig.ejector.busy
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == rig.model.cards_out == 1
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+async def pull_out_a_stuck_second_of_three(rig: Rig) -> None:
+    """A dispense of 3 whose second card sticks in the beam (JAM); a hand pulls it out and
+    the table resumes. Returns once nothing is in play. The card pulled out counts for the
+    jammed dispense after the host asked the rest: the host owes one card fewer than it
+    asked for, and STOPs the new dispense after its first card."""
+    rig.ejector.dispense(3)
+    while not (rig.model.cards_out == 1 and rig.model.card_in_beam):
+        await asyncio.sleep(0.002)
+    rig.model.jam()
+    await rig.until(lambda: rig.ejector.fault == "jam", within=5.0)
+    rig.model.pull_out()
+    rig.ejector.resume()
+    await rig.until(lambda: not rig.ejector.busy, within=10.0)
+
+
 def test_a_stop_taken_in_place_of_another_goes_again_and_the_next_dispense_deals(tmp_path):
     """A card stuck in the beam (JAM) is pulled out as the table resumes: it counts for the
     jammed dispense after the host asked the rest, so the host owes one card fewer than it
@@ -276,19 +348,53 @@ def test_a_stop_taken_in_place_of_another_goes_again_and_the_next_dispense_deals
         rig = Rig(tmp_path, LineFaults(), seed=6)
         forger = rig.forge(Forger(p.STOP, a_status), "host")
         await rig.until(lambda: rig.ejector.link_up, within=2.0)
-        rig.ejector.dispense(3)
-        while not (rig.model.cards_out == 1 and rig.model.card_in_beam):
-            await asyncio.sleep(0.002)
-        rig.model.jam()  # the second card sticks in the beam
-        await rig.until(lambda: rig.ejector.fault == "jam", within=5.0)
-        rig.model.pull_out()
-        rig.ejector.resume()
-        await rig.until(lambda: not rig.ejector.busy, within=10.0)
+        await pull_out_a_stuck_second_of_three(rig)
         assert forger.done
         assert (rig.model.cards_out, rig.ejector.owed) == (3, 0)
         rig.ejector.dispense(1)
         await rig.until(lambda: rig.model.cards_out == 4 and not rig.ejector.busy, within=10.0)
         assert rig.ejector.owed == 0
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_a_hopper_emptied_by_the_last_card_owed_is_no_fault(tmp_path):
+    """The card pulled out of a jam counts for the jammed dispense after the host asked the
+    rest: the new dispense's first card is the last one owed, and it empties the hopper. The
+    controller ends that dispense EMPTY before the host's STOP reaches it; with nothing owed
+    that is no fault, and the table is told only that the dispense is done."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=6, cards=3)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        await pull_out_a_stuck_second_of_three(rig)
+        assert (rig.model.cards_out, rig.model.cards_left, rig.ejector.owed) == (3, 0, 0)
+        assert [(h.reason, h.owed) for h in rig.halts()] == [("jam", 2), ("done", 0)]
+        assert rig.ejector.fault is None
+        await rig.close()
+
+    virtual_loop.run(main())
+
+
+def test_kept_goes_for_each_card_heard_but_the_last_one_its_dispense_asks_for(tmp_path):
+    """KEPT lets the next card of a dispense leave: none goes before its first card is heard
+    (the record written with none counted yet), and none for the last card it asks for, even
+    with more cards owed (they go under the next id)."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=25)
+        spy = rig.forge(Spy(p.KEPT), "host")
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(2)
+        rig.ejector.recheck()  # the record holds the dispense, no card heard yet
+        await rig.until(lambda: any(isinstance(r, CardCounted) for r in rig.reports), 10.0)
+        rig.ejector.dispense(3)  # more owed while the first one runs
+        await rig.until(lambda: rig.halts(), within=10.0)
+        assert [(h.reason, h.owed) for h in rig.halts()] == [("done", 0)]
+        assert rig.model.cards_out == 5
+        kept = {p.unpack(p.ID_PROGRESS, payload) for payload in spy.payloads}
+        assert kept == {(26, 1), (27, 1), (27, 2)}
         await rig.close()
 
     virtual_loop.run(main())
@@ -452,7 +558,44 @@ def test_a_firmware_reset_mid_dispense_is_reported_and_the_rest_dispensed_once(t
         await rig.close()
 
     virtual_loop.run(main())
-    assert "launcher controller restarted (watchdog) during dispense" in caplog.text
+    said = ("launcher controller restarted (watchdog) during dispense 0x00000008", logging.WARNING)
+    assert said in [(r.getMessage(), r.levelno) for r in caplog.records]
+
+
+def a_cause_unknown(seq: int, kind: int, payload: bytes) -> bytes:
+    """The RESET with a cause this host does not know (a later firmware's)."""
+    return encode(seq, kind, bytes((9,)) + payload[1:])
+
+
+@pytest.mark.parametrize(
+    ("cause", "forged", "named"),
+    [(PWRON_RESET, None, "power-on"), (WDT_RESET, a_cause_unknown, "cause 9")],
+    ids=["power-cut", "unknown-cause"],
+)
+def test_a_controller_restarted_during_a_dispense_is_a_warning_that_names_its_cause(
+    tmp_path, caplog, cause, forged, named
+):
+    """A restart in the middle of a dispense is trouble, whatever its cause: a power cut
+    too, unlike a board switched on with nothing running. A cause the host does not know is
+    named by its number. The cards asked for are all counted."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=23)
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        if forged is not None:
+            rig.forge(Forger(p.RESET, forged), "controller")
+        caplog.clear()
+        rig.ejector.dispense(8)
+        await rig.until(lambda: rig.model.cards_out >= 3, within=10.0)
+        rig.firmware.reset(cause)
+        await rig.until(lambda: rig.halts(), within=20.0)
+        assert [(h.reason, h.owed) for h in rig.halts()] == [("done", 0)]
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == 8
+        await rig.close()
+
+    virtual_loop.run(main())
+    said = (f"launcher controller restarted ({named}) during dispense 0x00000018", logging.WARNING)
+    assert said in [(r.getMessage(), r.levelno) for r in caplog.records]
 
 
 def test_an_unplugged_cable_is_survived_and_the_link_back_within_2s(tmp_path):
@@ -526,6 +669,44 @@ def test_a_silent_host_stops_the_motor_within_a_card_and_ends_the_dispense_withi
         assert rig.model.cards_out <= heard + 1
         rig.relay.close()
         rig.firmware.close()
+
+    virtual_loop.run(main())
+
+
+class Mute:
+    """While `on`, nothing gets through: a cable whose wire that way is broken."""
+
+    def __init__(self) -> None:
+        self.on = False
+
+    def __call__(self, chunks: Chunks) -> Chunks:
+        return [] if self.on else chunks
+
+
+def test_a_dispense_the_controller_ended_for_a_lost_host_is_reported_and_its_rest_dealt(
+    tmp_path, caplog
+):
+    """The host's words stop reaching the controller for longer than its watchdog while it
+    deals: it ends the dispense as host lost. Once the line carries again the host hears that
+    end and says it in its own words, asks the cards still owed under a new id, and the cards
+    dealt are exactly those asked for, with no fault for the table to clear."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=21)
+        mute = rig.forge(Mute(), "host")
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(30)
+        await rig.until(lambda: rig.model.cards_out >= 3, within=10.0)
+        mute.on = True
+        await rig.until(lambda: rig.firmware.launcher.host_lost, within=5.0)
+        mute.on = False  # its end waits on the line behind the CARD the host acknowledges
+        said = "launcher controller stopped: it lost the host for a while"
+        await rig.until(lambda: said in caplog.messages, within=2.0)
+        await rig.until(lambda: rig.halts(), within=30.0)
+        assert [(h.reason, h.owed) for h in rig.halts()] == [("done", 0)]
+        assert rig.model.cards_out == 30
+        assert sum(isinstance(r, CardCounted) for r in rig.reports) == 30
+        await rig.close()
 
     virtual_loop.run(main())
 
