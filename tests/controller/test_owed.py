@@ -2,6 +2,7 @@
 it can prove; the ejector lets a card go only when the file allows it."""
 
 import errno
+import logging
 import os
 import threading
 
@@ -97,7 +98,9 @@ def test_a_file_that_cannot_be_made_keeps_nothing_and_lets_the_cards_go(tmp_path
     assert not (tmp_path / FILE_NAME).exists()
 
 
-def test_a_failed_write_removes_the_count_so_no_restart_deals_it_again(tmp_path, monkeypatch):
+def test_a_failed_write_removes_the_count_so_no_restart_deals_it_again(
+    tmp_path, monkeypatch, caplog
+):
     owed = made(tmp_path)
     owed.save((4, None))
 
@@ -109,9 +112,13 @@ def test_a_failed_write_removes_the_count_so_no_restart_deals_it_again(tmp_path,
     assert owed.refused is not None and owed.allows(3)
     assert not (tmp_path / FILE_NAME).exists()
     assert made(tmp_path).at_start == (0, None)
+    said = f"cannot keep the cards owed in {tmp_path / FILE_NAME}: input/output error"
+    assert [(r.getMessage(), r.levelno) for r in caplog.records] == [(said, logging.ERROR)]
 
 
-def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(tmp_path, monkeypatch):
+def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(
+    tmp_path, monkeypatch, caplog
+):
     owed = made(tmp_path)
     owed.save((4, None))
 
@@ -123,6 +130,11 @@ def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(tmp
     owed.save((3, None))
     # 4 stays on the disk: a card dealt now would be dealt again after a restart.
     assert not owed.allows(3) and not owed.allows(4)
+    path = tmp_path / FILE_NAME
+    assert [(r.getMessage(), r.levelno) for r in caplog.records] == [
+        (f"cannot keep the cards owed in {path}: read-only file system", logging.ERROR),
+        (f"cannot remove {path}: read-only file system", logging.ERROR),
+    ]
 
 
 def test_a_record_written_for_years_keeps_its_size_and_its_count(tmp_path):

@@ -205,6 +205,47 @@ async def test_a_resumed_game_that_fails_to_draw_is_set_aside_and_the_table_star
     assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == saved
 
 
+@pytest.mark.parametrize("owing", [True, False], ids=["cards owed", "none owed"])
+async def test_the_new_game_that_replaces_a_resumed_one_that_failed_resumes_itself(
+    tmp_path, monkeypatch, caplog, owing
+):
+    """The resumed game that fails to draw is set aside with the error that failed it, in
+    one line of at most 200 characters, and nothing is left resumed. The new game owes the
+    cards the old one still owed (none if it owed none), and its own snapshot resumes at the
+    next start, where the cards still owed are dealt: four in all."""
+    settings = config(turn_timer=4, timeout_penalty=4)
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        await start(table, 1, 2)
+        if owing:
+            await table.advance(4.0)  # a timeout: four cards owed
+            while table.cards_out < 1:
+                await table.advance(0.001)
+        out = table.cards_out + table.launcher.card_in_beam
+    why = "a screen that is not there; " * 10
+    draw = Renderer.draw
+
+    def failing_draw(renderer, table, panel):
+        if table.phase.value == "paused":
+            raise IndexError(why)
+        draw(renderer, table, panel)
+
+    monkeypatch.setattr(Renderer, "draw", failing_draw)
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        assert table.lcd == ("Saved game bad: ", "new game        ")
+        assert table.daemon.snapshots.resumed is None
+        owed = table.daemon.table.launcher.queue
+        assert [(d.seat, d.cards, d.reason) for d in owed] == ([(None, 3, "restart")] * owing)
+        out += table.cards_out + table.launcher.card_in_beam
+    reason = f"the game failed to resume: IndexError: {why}"[:200]
+    path = tmp_path / snapshot.FILE_NAME
+    assert f"{path}: {reason}; kept as {path.name}.bad" in caplog.messages
+    monkeypatch.undo()
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        assert table.lcd != ("Saved game bad: ", "new game        ")
+        await table.advance(3.0)
+        assert out + table.cards_out == 4 * owing
+
+
 async def test_once_play_goes_on_the_resumed_notice_is_gone_and_never_hides_a_later_screen(
     tmp_path,
 ):

@@ -89,3 +89,31 @@ async def test_a_stop_leaves_the_time_left_on_the_disk(tmp_path, monkeypatch):
     assert len(flushed) == 1
     data = (tmp_path / snapshot.FILE_NAME).read_bytes()
     assert json.loads(data[-snapshot.CLOCK_LINE :])["left"] == round(left, 3)
+
+
+def test_a_wait_returns_only_once_the_write_under_way_is_on_the_disk(tmp_path, monkeypatch):
+    """A simulation waits for the writer before it reads the disk: nothing left to hand over
+    is not enough, the write the thread has taken must be done too."""
+    taken, go_on = threading.Event(), threading.Event()
+    real = snapshot_writer.write_atomic
+
+    def slow_disk(path, data):
+        taken.set()
+        go_on.wait(timeout=30)
+        real(path, data)
+
+    monkeypatch.setattr(snapshot_writer, "write_atomic", slow_disk)
+    path = tmp_path / snapshot.FILE_NAME
+    writer = snapshot_writer.SnapshotWriter(path, on_refused=lambda err: None)
+    writer.snapshot(b'{"seat":1}\n', b"clock\n", 0.0)
+    assert taken.wait(timeout=30)  # nothing is left to hand over: the write is under way
+    found: list[bool] = []
+    waiter = threading.Thread(target=lambda: found.append(writer.wait() or path.exists()))
+    waiter.start()
+    waiter.join(timeout=0.5)
+    assert found == []  # still waiting
+    go_on.set()
+    waiter.join(timeout=30)
+    assert found == [True]
+    assert path.read_bytes() == b'{"seat":1}\nclock\n'
+    writer.close()
