@@ -19,9 +19,12 @@ from hypothesis import strategies as st
 
 from controller.commands.cli import CONFIG_BAD, config_or_defaults, main
 from controller.config import Config
+from controller.settings import Settings
 from controller.simulation.table import SimTable
 from controller.storage import owed
 from controller.storage.owed import OWED_DAMAGED
+from controller.storage.settings_store import SettingsStore
+from controller.storage.statefile import MAX_BYTES
 
 # Its tests take long in all: the file starts first (tests/conftest.py).
 pytestmark = pytest.mark.long
@@ -43,6 +46,22 @@ BAD_SETTINGS = {
     "a list": b"[1, 2]",
     "truncated": b'{"turn_timer": 9, "pick',
     "too large": b'{"picker": "' + b"x" * 300_000 + b'"}',
+}
+# What the log and the shell say is wrong with each.
+ALLOWED = "allowed: off, 2-30 s, surprise"
+SAID = {
+    "two minus signs": f"turn_timer cannot be '--3'; {ALLOWED}",
+    "a superscript digit": f"turn_timer cannot be '²'; {ALLOWED}",
+    "deep nesting": "nested deeper than 16",
+    "a 5000-digit number": "a number longer than 20 characters",
+    "a huge number in a value": "a number longer than 20 characters",
+    "a boolean": f"turn_timer cannot be true; {ALLOWED}",
+    "a float": f"turn_timer cannot be 6.0; {ALLOWED}",
+    "NaN": "NaN is not a number JSON allows",
+    "not UTF-8": "not UTF-8 text",
+    "a list": "not a table of settings",
+    "truncated": "not valid JSON (Unterminated string starting at, line 1)",
+    "too large": f"larger than {MAX_BYTES} bytes",
 }
 # What is wrong with the whole file (it is set aside), or only with one value (it is not).
 WHOLE_FILE = {
@@ -151,6 +170,17 @@ def test_a_bad_settings_file_never_stops_the_daemon(tmp_path, case):
     assert_started(status, out)
     assert "settings.json" in out  # the log says what was wrong with it
     assert (tmp_path / "settings.json.bad").exists() == (case in WHOLE_FILE)
+
+
+@pytest.mark.parametrize("case", BAD_SETTINGS)
+def test_a_bad_settings_file_is_named_with_what_is_wrong_with_it_in_one_line(tmp_path, case):
+    path = tmp_path / "settings.json"
+    path.write_bytes(BAD_SETTINGS[case])
+    [problem] = SettingsStore(tmp_path, Settings()).load().problems
+    if case in WHOLE_FILE:
+        assert problem == f"{path}: {SAID[case]}; kept as settings.json.bad; defaults used"
+    else:
+        assert problem == SAID[case]
 
 
 @pytest.mark.parametrize("case", BAD_SETTINGS)

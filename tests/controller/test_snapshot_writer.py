@@ -4,18 +4,24 @@ LCD, and a stop leaves the last snapshot on the disk."""
 
 import asyncio
 import errno
+import itertools
 import json
+import logging
 import os
 import threading
+
+import pytest
 
 from controller.config import Config
 from controller.settings import Settings
 from controller.simulation.table import SimTable
 from controller.storage import snapshot, snapshot_writer
+from controller.storage.snapshot import HEARTBEAT
 
 from .test_launcher_table import start
 
 DISK_FULL = ("Not saving:     ", "disk full       ")
+WRITE_ERROR = ("Not saving:     ", "write error     ")
 
 
 def config() -> Config:
@@ -24,6 +30,11 @@ def config() -> Config:
 
 def saved(path) -> dict:
     return json.loads(path.read_bytes()[: -snapshot.CLOCK_LINE])
+
+
+def saved_turn(state_dir) -> int:
+    """The seat whose turn the snapshot on the disk holds."""
+    return saved(state_dir / snapshot.FILE_NAME)["turn"]["seat"]
 
 
 async def play_turns(table: SimTable, turns: int) -> None:
@@ -52,27 +63,50 @@ async def test_a_disk_that_does_not_answer_never_holds_up_the_table(tmp_path, mo
         assert len(table.events_of("turn_started")) == 7  # play went on meanwhile
         assert not (tmp_path / snapshot.FILE_NAME).exists()  # the disk has taken nothing
         last_turn = table.daemon.table.turn.seat
+        # A wait for the writer (a simulation's, before it reads the disk) lasts until the
+        # disk has taken the newest snapshot.
+        found: list[bool] = []
+        waiter = threading.Thread(
+            target=lambda: found.append(table.daemon.snapshots.wait() or saved_turn(tmp_path))
+        )
+        waiter.start()
+        waiter.join(timeout=0.5)
+        assert found == []
         answer.set()
+        waiter.join(timeout=30)
+        assert found == [last_turn]
     # The stop waited for the writer: the newest snapshot is on the disk, and the ones the
     # disk fell behind on were never written at all.
     assert all(thread is not threading.main_thread() for thread, _ in writes)
     assert len(writes) <= 3 < taken
-    assert saved(tmp_path / snapshot.FILE_NAME)["turn"]["seat"] == last_turn
+    assert saved_turn(tmp_path) == last_turn
 
 
-async def test_a_snapshot_the_disk_refuses_shows_not_saving_and_play_goes_on(tmp_path, monkeypatch):
-    def full_disk(path, data):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+@pytest.mark.parametrize(
+    ("refusal", "shown"),
+    [
+        (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), DISK_FULL),
+        # Refusals a family cannot act on by name: the system's words are in the log.
+        (OSError(errno.EIO, os.strerror(errno.EIO)), WRITE_ERROR),
+        (OSError("the disk went away"), WRITE_ERROR),
+    ],
+    ids=["disk full", "an input/output error", "no error number"],
+)
+async def test_a_snapshot_the_disk_refuses_shows_not_saving_and_play_goes_on(
+    tmp_path, monkeypatch, refusal, shown
+):
+    def refusing_disk(path, data):
+        raise refusal
 
-    monkeypatch.setattr(snapshot_writer, "write_atomic", full_disk)
+    monkeypatch.setattr(snapshot_writer, "write_atomic", refusing_disk)
     async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
         await start(table, 1, 3)
         await asyncio.to_thread(table.daemon.snapshots.wait)
         await table.settle()  # the writer's refusal reaches the loop
-        assert table.lcd == DISK_FULL
+        assert table.lcd == shown
         await play_turns(table, 12)  # 6 s: the notice is over, a snapshot refused each turn
         assert len(table.events_of("turn_started")) == 13
-        assert table.lcd != DISK_FULL  # told once, not at every snapshot
+        assert table.lcd != shown  # told once, not at every snapshot
     assert not (tmp_path / snapshot.FILE_NAME).exists()
 
 
@@ -89,6 +123,36 @@ async def test_a_stop_leaves_the_time_left_on_the_disk(tmp_path, monkeypatch):
     assert len(flushed) == 1
     data = (tmp_path / snapshot.FILE_NAME).read_bytes()
     assert json.loads(data[-snapshot.CLOCK_LINE :])["left"] == round(left, 3)
+
+
+async def test_during_a_turn_the_time_left_reaches_the_disk_every_five_seconds(
+    tmp_path, monkeypatch, caplog
+):
+    """A power cut costs a turn at most SYNC_EVERY of its time (storage/snapshot.py): the
+    time left, written in place every beat, is flushed to the disk each time that much time
+    of play has passed since the last flush. Time is virtual: the test waits for the disk
+    each half second, so a flush comes up to a beat and a half second after it is due."""
+    flushes: list[float] = []
+    real = os.fdatasync
+    clock: list[SimTable] = []
+
+    def flush(fd: int) -> None:
+        flushes.append(clock[0].now)
+        real(fd)
+
+    monkeypatch.setattr(snapshot_writer.os, "fdatasync", flush)
+    settings = Config(settings=Settings({"turn_timer": 30, "sleep_time": "off"}))
+    async with SimTable(settings, seed=3, state_dir=tmp_path) as table:
+        clock.append(table)
+        await start(table, 1, 3)
+        for _ in range(50):  # 25 s of the turn's 30
+            await table.advance(0.5)
+            await asyncio.to_thread(table.daemon.snapshots.wait)
+        assert len(flushes) >= 4
+        gaps = [later - earlier for earlier, later in itertools.pairwise(flushes)]
+        every = snapshot_writer.SYNC_EVERY
+        assert all(every - HEARTBEAT < gap <= every + HEARTBEAT + 0.5 for gap in gaps), gaps
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 def test_a_wait_returns_only_once_the_write_under_way_is_on_the_disk(tmp_path, monkeypatch):

@@ -89,6 +89,13 @@ def test_after_the_rename_the_new_settings_are_whole(store):
     assert (loaded.turn_timer, loaded.picker) == (9, "fair")
 
 
+def test_the_settings_file_is_for_people_too_a_setting_a_line_in_the_order_of_its_names(store):
+    """docs/state.md: indented by two spaces, its names in order, so that a person reads it
+    and two of them compare line by line, whatever order the changes came in."""
+    store.set(NEW)
+    assert store.path.read_text() == '{\n  "picker": "fair",\n  "turn_timer": 9\n}\n'
+
+
 def test_a_corrupt_file_is_kept_aside_and_defaults_are_used(tmp_path):
     path = tmp_path / "settings.json"
     path.write_bytes(b'{"turn_timer": 9, "pick')
