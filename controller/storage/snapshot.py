@@ -7,8 +7,8 @@ those) nor for a second ticking by. While a turn's timer runs, the time it has l
 taken every HEARTBEAT seconds, for the snapshot's last line. The loop only hands the bytes to
 the writer thread (snapshot_writer.py), which flushes the time left every SYNC_EVERY seconds:
 after a SIGKILL the turn resumes within HEARTBEAT of the time it had, after a power cut
-within SYNC_EVERY. Snapshots are bounded to MAX_WRITES_PER_MINUTE; past that, one waits for
-the next second.
+within SYNC_EVERY. Snapshots are bounded to MAX_WRITES_PER_MINUTE; past that, the newest
+table waits for the next second, and the next, until the minute has room.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Snapshots:
         self.recent: list[float] = []  # when the snapshots of the last minute were taken
         self._late: Timer | None = None
         self._beat: Timer | None = None
-        self._table: Table | None = None  # the table the heartbeat follows
+        self._table: Table | None = None  # the newest table noted (a late snapshot, the beat)
         self.resumed: Phase | None = None  # the phase of the game resumed at start, if any
         self.saved_at: float | None = None  # and when it was last written (the epoch's s)
 
@@ -126,6 +126,7 @@ class Snapshots:
         and keep the heartbeat going while a turn's timer runs. Returns at once."""
         if self._writer is None:
             return
+        self._table = table
         if self._late is None:
             self._take(table, bounded=True)
         self._keep_beating(table)
@@ -156,7 +157,7 @@ class Snapshots:
             return
         self.recent = [t for t in self.recent if t > now - 60.0]
         if bounded and len(self.recent) >= MAX_WRITES_PER_MINUTE:
-            self._late = self._clock.call_at(now + 1.0, lambda: self._take_late(table))
+            self._late = self._clock.call_at(now + 1.0, self._take_late)
             return
         snapshot["flashtable"] = __version__
         line = json.dumps(snapshot, sort_keys=True, separators=(",", ":")).encode() + b"\n"
@@ -164,9 +165,11 @@ class Snapshots:
         self._written = digest
         self.recent.append(now)
 
-    def _take_late(self, table: Table) -> None:
+    def _take_late(self) -> None:
+        """The bound's second has passed: the newest table noted since is the one taken."""
         self._late = None
-        self.note(table)
+        assert self._table is not None  # noted before the bound was met
+        self.note(self._table)
 
     def _keep_beating(self, table: Table) -> None:
         if _deadline(table) is None:
@@ -176,11 +179,11 @@ class Snapshots:
             return
         if self._beat is None:
             self._beat = self._clock.call_at(self._clock.now() + HEARTBEAT, self._tick)
-        self._table = table
 
     def _tick(self) -> None:
         self._beat = None
-        if self._table is not None and self._time_left(self._table):
+        assert self._table is not None  # noted before the beat began
+        if self._time_left(self._table):
             self._keep_beating(self._table)
 
     def _time_left(self, table: Table) -> bool:
