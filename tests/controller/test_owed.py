@@ -94,6 +94,7 @@ def test_a_file_that_cannot_be_made_keeps_nothing_and_lets_the_cards_go(tmp_path
     owed = made(tmp_path)
     assert owed.refused is not None and owed.refused.errno == errno.ENOSPC
     assert owed.allows(5)  # a restart owes nothing: it can only err by cards fewer
+    assert owed.holds((7, 5, 0))  # a serial dispense may leave too
     owed.save((5, None))
     assert not (tmp_path / FILE_NAME).exists()
 
@@ -130,6 +131,7 @@ def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(
     owed.save((3, None))
     # 4 stays on the disk: a card dealt now would be dealt again after a restart.
     assert not owed.allows(3) and not owed.allows(4)
+    assert not owed.holds((7, 3, 0))
     path = tmp_path / FILE_NAME
     assert [(r.getMessage(), r.levelno) for r in caplog.records] == [
         (f"cannot keep the cards owed in {path}: read-only file system", logging.ERROR),

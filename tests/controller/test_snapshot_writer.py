@@ -13,6 +13,7 @@ import threading
 import pytest
 
 from controller.config import Config
+from controller.game import codec
 from controller.settings import Settings
 from controller.simulation.table import SimTable
 from controller.storage import snapshot, snapshot_writer
@@ -83,17 +84,17 @@ async def test_a_disk_that_does_not_answer_never_holds_up_the_table(tmp_path, mo
 
 
 @pytest.mark.parametrize(
-    ("refusal", "shown"),
+    ("refusal", "shown", "logged"),
     [
-        (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), DISK_FULL),
+        (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), DISK_FULL, "no space left on device"),
         # Refusals a family cannot act on by name: the system's words are in the log.
-        (OSError(errno.EIO, os.strerror(errno.EIO)), WRITE_ERROR),
-        (OSError("the disk went away"), WRITE_ERROR),
+        (OSError(errno.EIO, os.strerror(errno.EIO)), WRITE_ERROR, "input/output error"),
+        (OSError("the disk went away"), WRITE_ERROR, "the disk went away"),
     ],
     ids=["disk full", "an input/output error", "no error number"],
 )
 async def test_a_snapshot_the_disk_refuses_shows_not_saving_and_play_goes_on(
-    tmp_path, monkeypatch, refusal, shown
+    tmp_path, monkeypatch, caplog, refusal, shown, logged
 ):
     def refusing_disk(path, data):
         raise refusal
@@ -107,6 +108,8 @@ async def test_a_snapshot_the_disk_refuses_shows_not_saving_and_play_goes_on(
         await play_turns(table, 12)  # 6 s: the notice is over, a snapshot refused each turn
         assert len(table.events_of("turn_started")) == 13
         assert table.lcd != shown  # told once, not at every snapshot
+    said = f"cannot save the game to {tmp_path / snapshot.FILE_NAME}: {logged}"
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == [said]
     assert not (tmp_path / snapshot.FILE_NAME).exists()
 
 
@@ -153,6 +156,39 @@ async def test_during_a_turn_the_time_left_reaches_the_disk_every_five_seconds(
         every = snapshot_writer.SYNC_EVERY
         assert all(every - HEARTBEAT < gap <= every + HEARTBEAT + 0.5 for gap in gaps), gaps
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_past_120_snapshots_a_minute_the_newest_waits_for_room_and_reaches_the_disk(
+    tmp_path, monkeypatch
+):
+    """docs/state.md: game.json is never written more than 120 times a minute; past that,
+    the game as it stands waits for the next second, until the minute has room, and then
+    the newest is written. Here 150 quick turns with no timer, then the table is left alone:
+    no step comes to take a snapshot, and the disk must still hold the last turn."""
+    handed: list[float] = []
+    real = snapshot_writer.SnapshotWriter.snapshot
+
+    def counted(writer, line, clock_line, at):
+        handed.append(at)
+        real(writer, line, clock_line, at)
+
+    monkeypatch.setattr(snapshot_writer.SnapshotWriter, "snapshot", counted)
+    settings = Config(settings=Settings({"turn_timer": "off", "sleep_time": "off"}))
+    async with SimTable(settings, seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        for _ in range(150):
+            [lit] = table.lit()
+            await table.tap(f"seat{lit}")
+            await table.advance(0.2)
+        assert len(handed) == snapshot.MAX_WRITES_PER_MINUTE  # the bound is met
+        await table.advance(60.0)
+        await asyncio.to_thread(table.daemon.snapshots.wait)
+        on_disk = saved(tmp_path / snapshot.FILE_NAME)
+        assert on_disk["stats"] == codec.encode(table.daemon.table, table.now)["stats"]
+        assert all(
+            sum(start <= at < start + 60.0 for at in handed) <= snapshot.MAX_WRITES_PER_MINUTE
+            for start in handed
+        )
 
 
 def test_a_wait_returns_only_once_the_write_under_way_is_on_the_disk(tmp_path, monkeypatch):
