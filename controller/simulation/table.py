@@ -117,10 +117,21 @@ class SimTable:
         self.web = await served_page.__aenter__()
         self._served = served_page
         self._task = asyncio.create_task(self._daemon.run())
+        # A daemon that fails on its way up would never serve: its error is raised at once.
+        coming_up = asyncio.ensure_future(self._come_up())
+        await asyncio.wait((coming_up, self._task), return_when=asyncio.FIRST_COMPLETED)
+        if not coming_up.done():
+            coming_up.cancel()
+            await self._task
+            raise RuntimeError("the daemon ended before it was up")
+        coming_up.result()
+        return self
+
+    async def _come_up(self) -> None:
         if self.firmware_port is not None:  # the firmware in the loop: launcher_firmware.py
+            assert self._daemon is not None
             self.launcher = await power_on(self.firmware_port, self._daemon, self.clock, self.seed)
         await self.settle()
-        return self
 
     async def __aexit__(
         self,

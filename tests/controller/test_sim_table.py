@@ -5,6 +5,7 @@ import pytest
 from controller.config import Config
 from controller.requests import ChangeSettings
 from controller.settings import Settings
+from controller.shell import daemon as daemon_module
 from controller.simulation.table import SimTable
 
 
@@ -169,3 +170,19 @@ async def test_the_same_seat_picked_again_is_named_sounds_and_blinks():
         await table.advance(2.0)
         assert table.lcd[0] == "Table   no timer"
         assert table.light(now) == "pulse"
+
+
+@pytest.mark.parametrize("firmware", [False, True], ids=["gpio", "firmware in the loop"])
+async def test_a_daemon_that_fails_on_its_way_up_fails_the_simulated_table_with_its_error(
+    monkeypatch, firmware
+):
+    """It never serves, so nothing the table waits for comes: the error is raised at once,
+    not after a test's time has run out."""
+
+    def failing(daemon, *args):
+        raise LookupError("a screen that is not there")
+
+    monkeypatch.setattr(daemon_module, "first_steps", failing)
+    with pytest.raises(LookupError, match=r"^a screen that is not there$"):
+        async with SimTable(config(), seed=7, firmware=firmware):
+            pass
