@@ -37,7 +37,7 @@ class Rig:
         self.empty = EdgeInput(
             PINMAP["launcher.empty"],
             role="launcher.empty",
-            on_edge=lambda _, active, t: active and self.ejector.hopper_emptied(),
+            on_edge=lambda name, active, t: self.ejector.edge(name, active, t),
             pin_factory=self.factory,
         )
         self.ejector = GpioEjector(
@@ -54,10 +54,11 @@ class Rig:
             on_edge=lambda _, clear, t: self._beam_edge(clear, t),
             pin_factory=self.factory,
         )
+        self.beam.on_pin_thread = self.ejector.beam_edge_now
 
     def _beam_edge(self, clear: bool, t: float) -> None:
         if self.queued is None:
-            self.ejector.beam(clear, t)
+            self.ejector.edge("launcher.beam", clear, t)
         else:
             self.queued.append((clear, t))
 
@@ -65,7 +66,7 @@ class Rig:
         """The edges that waited, to the ejector (as the daemon's queue hands them on)."""
         queued, self.queued = self.queued or [], None
         for clear, t in queued:
-            self.ejector.beam(clear, t)
+            self.ejector.edge("launcher.beam", clear, t)
 
     def run_until_halted(self, limit: float = 30.0) -> Halted:
         end = self.clock.now() + limit
@@ -174,6 +175,8 @@ def test_an_empty_hopper_stops_and_keeps_the_count_owed(rig):
     rig.ejector.dispense(5)
     halt = rig.run_until_halted()
     assert (halt.reason, halt.owed, rig.model.cards_out) == ("empty", 2, 3)
+    # At the switch's edge, with the last card: not a jam time later, with no card coming.
+    assert halt.time == [r.time for r in rig.reports if isinstance(r, CardCounted)][-1]
     assert rig.model.motor_speed == 0
     rig.model.refill(10)
     rig.ejector.resume()
@@ -186,6 +189,31 @@ def test_dispensing_into_an_empty_hopper_says_so_at_once(rig):
     rig.ejector.dispense(2)
     assert rig.reports == [Halted("empty", rig.clock.now(), 2)]
     assert rig.model.motor_speed == 0
+
+
+def test_the_last_card_asked_for_emptying_the_hopper_ends_the_dispense_done_not_empty(rig):
+    rig.model.empty()
+    rig.model.refill(3)
+    rig.ejector.dispense(3)
+    halt = rig.run_until_halted()
+    assert (halt.reason, halt.owed, rig.model.cards_out, rig.ejector.fault) == ("done", 0, 3, None)
+    rig.run_for(2.0)
+    assert rig.reports[-1] == halt and rig.model.motor_speed == 0  # nothing more
+
+
+def test_a_stop_just_after_the_last_card_left_counts_it_done_and_pulls_nothing_back(rig):
+    """The card is out, the beam clear behind it, but not yet counted (the beam must stay
+    clear a moment): a stop then counts it, the dispense is done, and the roller, stopped,
+    stays stopped (no retract after a stop)."""
+    rig.ejector.dispense(1)
+    while rig.model.cards_out < 1:
+        rig.clock.run_next(rig.clock.now() + 5.0)
+    assert rig.reports == []
+    rig.ejector.stop()
+    now = rig.clock.now()
+    assert rig.reports == [CardCounted(now, 0), Halted("done", now, 0)]
+    rig.run_for(1.0)
+    assert (rig.model.motor_speed, rig.model.cards_out, len(rig.reports)) == (0, 1, 2)
 
 
 def test_a_stop_keeps_what_is_owed(rig):
@@ -222,6 +250,21 @@ def test_a_stop_counts_a_card_whose_edges_wait_to_be_handed_on(rig):
     assert rig.model.cards_out == 2
 
 
+def test_behind_a_stalled_loop_the_gate_stops_the_motor_at_the_next_cards_front(rig):
+    """The loop stalls from the start: it neither counts nor keeps a card. The gate, told
+    every beam edge on the pin's thread, lets the one card go that needs no count kept, and
+    stops the motor as the next one's front reaches the beam. Once the loop has the edges,
+    the dispense goes on and deals exactly."""
+    rig.queued = []
+    rig.ejector.dispense(3)
+    rig.run_for(0.5)  # less than the jam time: the loop's own timers would see a jam
+    assert (rig.model.cards_out, rig.model.card_in_beam, rig.model.motor_speed) == (1, True, 0)
+    assert rig.reports == []
+    rig.hand_on()
+    assert rig.run_until_halted().reason == "done"
+    assert rig.model.cards_out == sum(isinstance(r, CardCounted) for r in rig.reports) == 3
+
+
 def test_a_card_driven_out_past_the_count_while_the_edges_waited_is_reported_owing_nothing(
     rig, caplog
 ):
@@ -229,7 +272,10 @@ def test_a_card_driven_out_past_the_count_while_the_edges_waited_is_reported_owi
     last card asked for is counted: a card that the motor drove out meanwhile left before the
     stop. It is reported, with nothing owed, so that no card that came out goes uncounted; a
     flicker of the beam shorter than a card is not one."""
-    rig.queued = []  # every edge waits, as behind a stalled loop
+    # Every edge waits, as behind a stalled loop, and in the kernel's buffer, out of sight of
+    # the gate on the pin's thread too.
+    rig.queued = []
+    rig.beam.on_pin_thread = None
     rig.ejector.dispense(2)
 
     def ended() -> list[float]:  # when each card waiting to be handed on cleared the beam

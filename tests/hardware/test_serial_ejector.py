@@ -541,6 +541,34 @@ def test_a_dispense_a_lost_host_left_running_is_stopped_and_the_new_one_deals_ex
     )
 
 
+def a_refused_kept(seq: int, kind: int, payload: bytes) -> bytes:
+    """An ERROR in the frame's place: the controller refused a KEPT's payload."""
+    return encode(seq, p.ERROR, p.pack(p.ERROR_FORMAT, p.E_PAYLOAD, p.KEPT))
+
+
+def test_a_refusal_other_than_busy_during_a_dispense_is_logged_and_stops_nothing(tmp_path, caplog):
+    """Only a DISPENSE refused as busy means a dispense from before runs on the controller
+    (and is stopped); any other refusal is the log's, and the dispense deals on."""
+
+    async def main() -> None:
+        rig = Rig(tmp_path, LineFaults(), seed=29)
+        stops = rig.forge(Spy(p.STOP), "host")
+        await rig.until(lambda: rig.ejector.link_up, within=2.0)
+        rig.ejector.dispense(12)
+        await rig.until(lambda: rig.model.cards_out >= 1, within=10.0)
+        forger = rig.forge(Forger(p.STATE, a_refused_kept), "controller")
+        await rig.until(lambda: rig.halts(), within=10.0)
+        assert forger.done
+        assert [(h.reason, h.owed) for h in rig.halts()] == [("done", 0)]
+        assert (rig.model.cards_out, stops.payloads) == (12, [])
+        await rig.close()
+
+    virtual_loop.run(main())
+    assert f"launcher controller refused a frame {p.KEPT:#04x}: error {p.E_PAYLOAD}" in (
+        caplog.messages
+    )
+
+
 def test_a_firmware_reset_mid_dispense_is_reported_and_the_rest_dispensed_once(tmp_path, caplog):
     async def main() -> None:
         rig = Rig(tmp_path, BAD_CABLE, seed=7)
