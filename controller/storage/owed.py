@@ -245,7 +245,7 @@ def _parse(raw: bytes) -> tuple[int, Record] | None:
     seq, owed, fault = value["seq"], value["owed"], value["fault"]
     sent = _sent(value.get("sent"))
     possible = (
-        not any(isinstance(n, bool) or not isinstance(n, int) for n in (seq, owed))
+        _whole_numbers(seq, owed)
         and 0 <= owed <= MAX_OWED
         and fault in (None, "jam", "empty")
         and ("sent" not in value or sent is not None)
@@ -255,11 +255,16 @@ def _parse(raw: bytes) -> tuple[int, Record] | None:
     return seq, ((owed, fault if owed else None), sent)
 
 
+def _whole_numbers(*values: object) -> bool:
+    """Whether each value is a JSON integer (JSON's true and false are no numbers)."""
+    return all(isinstance(n, int) and not isinstance(n, bool) for n in values)
+
+
 def _sent(value: object) -> Sent | None:
     """[id, asked, counted] of a serial dispense, or None when it is not one."""
     if not isinstance(value, list) or len(value) != 3:
         return None
-    if any(isinstance(n, bool) or not isinstance(n, int) for n in value):
+    if not _whole_numbers(*value):
         return None
     ident, asked, counted = value
     if not (0 < ident < 2**32 and 0 < asked <= 255 and 0 <= counted <= asked):

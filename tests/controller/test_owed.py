@@ -184,14 +184,29 @@ def test_a_serial_dispense_may_leave_only_once_it_is_on_the_disk(tmp_path, monke
     owed.close()
 
 
+def written_with(tmp_path, sent) -> OwedFile:
+    """The cards-owed file as a table left it, 3 cards owed and `sent` in play, read back."""
+    data = bytearray(b" " * (owed_module.FILE_SIZE - 1) + b"\n")
+    data[0:SLOT_SIZE] = owed_module._slot(1, (3, None), sent)
+    (tmp_path / FILE_NAME).write_bytes(bytes(data))
+    return made(tmp_path)
+
+
 def test_a_record_with_an_impossible_dispense_is_not_trusted(tmp_path):
-    for sent in ((0, 3, 0), (7, 0, 0), (7, 3, 4), (2**32, 3, 0)):
-        data = bytearray(b" " * (owed_module.FILE_SIZE - 1) + b"\n")
-        data[0:SLOT_SIZE] = owed_module._slot(1, (3, None), sent)
-        (tmp_path / FILE_NAME).write_bytes(bytes(data))
-        owed = made(tmp_path)
+    # The protocol's ids are 1 to 2**32 - 1, a DISPENSE asks 1 to 255 cards.
+    for sent in ((0, 3, 0), (7, 0, 0), (7, 3, 4), (2**32, 3, 0), (7, 256, 0), (True, 3, 0)):
+        owed = written_with(tmp_path, sent)
         assert (owed.at_start, owed.sent_at_start) == ((0, None), None), sent
         assert owed.problem is not None
+        owed.close()
+        for leftover in tmp_path.iterdir():
+            leftover.unlink()
+
+
+def test_a_record_with_a_dispense_at_the_bounds_is_trusted(tmp_path):
+    for sent in ((1, 1, 0), (1, 1, 1), (2**32 - 1, 255, 255)):
+        owed = written_with(tmp_path, sent)
+        assert (owed.at_start, owed.sent_at_start, owed.problem) == ((3, None), sent, None)
         owed.close()
         for leftover in tmp_path.iterdir():
             leftover.unlink()

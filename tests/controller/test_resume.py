@@ -12,6 +12,7 @@ from controller.settings import Settings
 from controller.shell.renderer import Renderer
 from controller.simulation.table import SimTable
 from controller.storage import snapshot
+from controller.storage.owed import OwedFile
 
 from .test_launcher_table import jam_after_the_first_penalty_card, start
 
@@ -63,6 +64,30 @@ async def test_cards_owed_at_a_restart_go_to_the_seat_they_were_for(tmp_path):
         assert first + table.cards_out == 4
         assert {e.data["seat"] for e in table.events_of("card_out")} == {lit}
         assert table.daemon.table.stats[lit].launcher_cards == 4
+
+
+@pytest.mark.parametrize("more", [0, 3], ids=["as the snapshot has them", "3 more"])
+async def test_cards_the_owed_file_owes_beyond_the_snapshot_go_to_whoever_is_at_the_slot(
+    tmp_path, more
+):
+    """The cards-owed file is written ahead of the snapshot: a power cut between the two
+    leaves it owing cards the snapshot does not know of. They are dealt after the restart,
+    to whoever is at the slot, and the game with them resumes again; a file that owes what
+    the snapshot has adds nothing."""
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 2)
+        await table.advance(1.0)
+    kept = OwedFile(tmp_path, on_kept=lambda: None, background=False)
+    assert kept.at_start == (0, None)
+    kept.save((more, None))
+    kept.close()
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        queue = table.daemon.table.launcher.queue
+        assert [(d.seat, d.cards, d.reason) for d in queue] == [(None, 3, "restart")] * bool(more)
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        assert table.lcd == RESUMED
+        await table.advance(3.0)
+        assert table.cards_out == more
 
 
 async def test_cards_dispensed_and_jams_count_from_the_daemons_start(tmp_path):

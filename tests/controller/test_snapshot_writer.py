@@ -113,6 +113,52 @@ async def test_a_snapshot_the_disk_refuses_shows_not_saving_and_play_goes_on(
     assert not (tmp_path / snapshot.FILE_NAME).exists()
 
 
+async def test_a_disk_that_refuses_mid_turn_and_comes_back_has_the_game_and_its_time_again(
+    tmp_path, monkeypatch, caplog
+):
+    """The time left, written in place, is refused: the file is let go, the LCD says so once,
+    and the time left waits for the next whole snapshot, which the disk, back, takes."""
+    refusing = threading.Event()
+    real_write, real_pwrite = snapshot_writer.write_atomic, os.pwrite
+
+    def refused() -> OSError:
+        return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def write(path, data):
+        if refusing.is_set():
+            raise refused()
+        real_write(path, data)
+
+    def pwrite(fd, data, offset):
+        if refusing.is_set():
+            raise refused()
+        return real_pwrite(fd, data, offset)
+
+    monkeypatch.setattr(snapshot_writer, "write_atomic", write)
+    monkeypatch.setattr(snapshot_writer.os, "pwrite", pwrite)
+    settings = Config(settings=Settings({"turn_timer": 30, "sleep_time": "off"}))
+    async with SimTable(settings, seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        await table.advance(1.0)
+        refusing.set()
+        await table.advance(1.0)
+        await asyncio.to_thread(table.daemon.snapshots.wait)
+        await table.settle()
+        assert table.lcd == DISK_FULL
+        refusing.clear()
+        await play_turns(table, 1)
+        await table.advance(2.0)
+        await asyncio.to_thread(table.daemon.snapshots.wait)
+        turn = table.daemon.table.turn
+        left = turn.deadline - table.now
+        data = (tmp_path / snapshot.FILE_NAME).read_bytes()
+        assert saved_turn(tmp_path) == turn.seat
+        assert json.loads(data[-snapshot.CLOCK_LINE :])["left"] == pytest.approx(left, abs=0.15)
+    path = tmp_path / snapshot.FILE_NAME
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [f"cannot save the game to {path}: no space left on device"]
+
+
 async def test_a_stop_leaves_the_time_left_on_the_disk(tmp_path, monkeypatch):
     flushed = []
     real = os.fdatasync

@@ -2,11 +2,14 @@
 
 import os
 import random
+import re
 
 import pytest
 
+from controller.errors import DamagedFile
 from controller.settings import Settings
 from controller.storage import statefile
+from controller.storage.safe_read import read_regular
 from controller.storage.settings_store import SettingsStore
 
 OLD = {"turn_timer": 4}
@@ -133,3 +136,30 @@ def test_crossed_surprise_bounds_in_the_file_keep_their_values_and_the_rest_appl
     settings = loaded.settings
     assert (settings.surprise_min, settings.surprise_max, settings.slap_window) == (3, 8, 4)
     assert loaded.problems == ["surprise_min (9) cannot be above surprise_max (5)"]
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda path: path.mkdir(), "not a regular file (a directory)"),
+        (os.mkfifo, "not a regular file (a FIFO)"),
+        (lambda path: path.symlink_to("/dev/zero"), "not a regular file (a device)"),
+        (lambda path: path.write_bytes(b"x" * 11), "larger than 10 bytes"),
+    ],
+    ids=["a directory", "a FIFO", "a device", "too large"],
+)
+def test_a_state_file_that_is_no_regular_file_of_its_size_is_named_for_what_it_is(
+    tmp_path, make, said
+):
+    path = tmp_path / "settings.json"
+    make(path)
+    with pytest.raises(DamagedFile, match=f"^{re.escape(said)}$"):
+        read_regular(path, 10)
+
+
+def test_a_state_file_read_without_following_links_refuses_a_link(tmp_path):
+    (tmp_path / "settings.json").symlink_to(tmp_path / "elsewhere.json")
+    (tmp_path / "elsewhere.json").write_text("{}")
+    assert read_regular(tmp_path / "settings.json", 10) == b"{}"
+    with pytest.raises(DamagedFile, match=r"^a symbolic link, not a file$"):
+        read_regular(tmp_path / "settings.json", 10, follow_links=False)

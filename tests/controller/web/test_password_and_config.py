@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import socket
 import stat
 import subprocess
 import sys
@@ -113,15 +114,24 @@ def a_symlink(path):
     path.symlink_to(target)
 
 
-def a_device(path):
+def a_device(path, kind=stat.S_IFCHR, major_minor=(1, 3)):
     try:  # a twin of /dev/null, here: the real one is never put at risk
-        os.mknod(path, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+        os.mknod(path, 0o600 | kind, os.makedev(*major_minor))
     except PermissionError:
         pytest.skip("making a device node needs CAP_MKNOD")
 
 
+def a_disk(path):
+    a_device(path, stat.S_IFBLK, (7, 0))  # a twin of the first loop device
+
+
 def a_directory(path):
     path.mkdir()
+
+
+def a_socket(path):
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(path))
 
 
 @pytest.mark.parametrize(
@@ -130,7 +140,9 @@ def a_directory(path):
         (a_fifo, "a FIFO"),
         (a_symlink, "a symbolic link"),
         (a_device, "a device"),
+        (a_disk, "a device"),
         (a_directory, "a directory"),
+        (a_socket, "a socket"),
     ],
 )
 def test_web_password_writes_only_a_regular_file_or_a_new_name(tmp_path, make, said):
