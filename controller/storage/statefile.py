@@ -146,9 +146,7 @@ def probe(state_dir: Path) -> OSError | None:
     """Why the daemon could not keep its files in `state_dir`, or None when it can: the
     directory is made if missing, and must be writable with space left. Writes nothing."""
     try:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        if not state_dir.is_dir():
-            return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(state_dir))
+        state_dir.mkdir(parents=True, exist_ok=True)  # a file in the way: FileExistsError
         if not os.access(state_dir, os.W_OK | os.X_OK):
             code = errno.EROFS if os.statvfs(state_dir).f_flag & os.ST_RDONLY else errno.EACCES
             return OSError(code, os.strerror(code), str(state_dir))

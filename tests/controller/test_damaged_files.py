@@ -101,6 +101,21 @@ BAD_OWED = {
     "both slots torn": owed_file(slot_of(1, 3)[:20], slot_of(2, 2)[:30]),
     "checksums wrong": owed_file(slot_of(1, 3).replace(b"3", b"4"), slot_of(2, 2)[::-1]),
     "the old JSON file": b'{"owed": 3, "fault": null}',
+    "a fault with a long name": owed_file(slot_of(1, 2, "f" * 60), slot_of(2, 2, "f" * 60)),
+}
+NO_RECORD = "a whole record no table writes: "
+OWED_SAID = {
+    "deep nesting": f"larger than {owed.FILE_SIZE} bytes",
+    "a 5000-digit number": f"larger than {owed.FILE_SIZE} bytes",
+    "a million cards": NO_RECORD + '"seq": 1, "owed": 1000000, "fault": null',
+    "true for a count": NO_RECORD + '"seq": 1, "owed": true, "fault": null',
+    "a negative count": NO_RECORD + '"seq": 1, "owed": -3, "fault": null',
+    "an unknown fault": NO_RECORD + '"seq": 1, "owed": 2, "fault": "fire"',
+    "both slots torn": "no whole record of 0 to 108 cards",
+    "checksums wrong": "no whole record of 0 to 108 cards",
+    "the old JSON file": f"not {owed.FILE_SIZE} bytes long",
+    # The record in the log is cut at 80 characters.
+    "a fault with a long name": NO_RECORD + '"seq": 1, "owed": 2, "fault": "' + "f" * 49,
 }
 
 BAD_CONFIGS = {
@@ -216,6 +231,23 @@ def test_a_state_file_that_is_not_a_file_is_set_aside_and_never_hangs(tmp_path, 
     assert os.path.lexists(tmp_path / f"{name}.bad")
     path = tmp_path / name  # gone, or made anew as the daemon's own file
     assert not os.path.lexists(path) or (path.is_file() and not path.is_symlink())
+
+
+@pytest.mark.parametrize("case", BAD_OWED)
+def test_a_bad_cards_owed_file_is_named_with_what_is_wrong_with_it(tmp_path, case):
+    path = tmp_path / owed.FILE_NAME
+    path.write_bytes(BAD_OWED[case])
+    kept = owed.OwedFile(tmp_path, on_kept=lambda: None, background=False)
+    assert str(kept.problem) == f"{path}: {OWED_SAID[case]}; kept as {path.name}.bad"
+    kept.close()
+
+
+def test_a_fault_kept_with_no_card_owed_is_no_fault(tmp_path):
+    """A jam or an empty hopper holds the launcher only while cards are owed."""
+    (tmp_path / owed.FILE_NAME).write_bytes(owed_file(slot_of(1, 0, "jam"), slot_of(2, 0, "jam")))
+    kept = owed.OwedFile(tmp_path, on_kept=lambda: None, background=False)
+    assert (kept.at_start, kept.problem) == ((0, None), None)
+    kept.close()
 
 
 @pytest.mark.parametrize("case", BAD_OWED)

@@ -200,6 +200,40 @@ async def test_a_snapshot_no_game_can_reach_is_set_aside_and_play_starts_fresh(t
     assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == damaged
 
 
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (lambda data: data[-snapshot.CLOCK_LINE :], "too short to be a snapshot"),
+        (lambda data: b"[1, 2, 3]\n" + data[-snapshot.CLOCK_LINE :], "not a snapshot"),
+    ],
+    ids=["its time line alone", "a list"],
+)
+async def test_a_file_that_is_no_snapshot_is_set_aside_and_named_for_what_it_is(
+    tmp_path, caplog, damage, said
+):
+    damaged = damage(await round_over_snapshot(tmp_path))
+    path = tmp_path / snapshot.FILE_NAME
+    path.write_bytes(damaged)
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        assert table.lcd == ("Saved game bad: ", "new game        ")
+    assert f"{path}: {said}; kept as {path.name}.bad" in caplog.messages
+    assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == damaged
+
+
+async def test_a_time_line_that_holds_no_time_leaves_the_snapshots_own(tmp_path):
+    """The heartbeat's line is JSON, but not its object: the turn resumes with the time the
+    snapshot itself gives."""
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        await table.advance(1.0)
+    path = tmp_path / snapshot.FILE_NAME
+    data = path.read_bytes()
+    path.write_bytes(data[: -snapshot.CLOCK_LINE] + b"[1]".ljust(snapshot.CLOCK_LINE - 1) + b"\n")
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        assert table.lcd == RESUMED
+        assert 0 < table.daemon.table.paused_left <= 6.0
+
+
 async def test_a_resumed_game_that_fails_to_draw_is_set_aside_and_the_table_starts(
     tmp_path, monkeypatch
 ):

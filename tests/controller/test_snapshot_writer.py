@@ -229,6 +229,8 @@ async def test_past_120_snapshots_a_minute_the_newest_waits_for_room_and_reaches
         assert len(handed) == snapshot.MAX_WRITES_PER_MINUTE  # the bound is met
         await table.advance(60.0)
         await asyncio.to_thread(table.daemon.snapshots.wait)
+        # Taken again in the second after the first of the minute's writes left its window.
+        assert 60.0 < handed[snapshot.MAX_WRITES_PER_MINUTE] - handed[0] <= 61.0
         on_disk = saved(tmp_path / snapshot.FILE_NAME)
         assert on_disk["stats"] == codec.encode(table.daemon.table, table.now)["stats"]
         assert all(

@@ -1,5 +1,6 @@
 """State files survive a power cut at any moment of a write: the old file or the new, whole."""
 
+import errno
 import os
 import random
 import re
@@ -163,3 +164,56 @@ def test_a_state_file_read_without_following_links_refuses_a_link(tmp_path):
     assert read_regular(tmp_path / "settings.json", 10) == b"{}"
     with pytest.raises(DamagedFile, match=r"^a symbolic link, not a file$"):
         read_regular(tmp_path / "settings.json", 10, follow_links=False)
+
+
+def test_a_state_directory_is_made_with_its_parents_and_nothing_written_in_it(tmp_path):
+    state_dir = tmp_path / "var" / "lib" / "flashtable"
+    assert statefile.prepare(state_dir) == []
+    assert state_dir.is_dir() and list(state_dir.iterdir()) == []
+
+
+def not_writable(path, mode):
+    """os.access as a read-only disk, or a directory of another user's, answers it (root
+    passes every permission, so a test run as root cannot make such a directory)."""
+    return not mode & os.W_OK
+
+
+def disk(*, blocks: int = 1, inodes: int = 1, read_only: bool = False):
+    """os.statvfs as a disk with `blocks` and `inodes` left, and read-only or not, says it."""
+    real = os.statvfs
+
+    def statvfs(path):
+        space = list(real(path))
+        space[4], space[7] = blocks, inodes  # f_bavail, f_favail
+        if read_only:
+            space[8] |= os.ST_RDONLY  # f_flag
+        return os.statvfs_result(space)
+
+    return statvfs
+
+
+@pytest.mark.parametrize(
+    ("access", "statvfs", "code", "shown"),
+    [
+        (not_writable, disk(), errno.EACCES, ("Not saving:", "no permission")),
+        (not_writable, disk(read_only=True), errno.EROFS, ("Not saving:", "disk read-only")),
+        (os.access, disk(blocks=0), errno.ENOSPC, ("Not saving:", "disk full")),
+        (os.access, disk(inodes=0), errno.ENOSPC, ("Not saving:", "disk full")),
+    ],
+    ids=["no permission", "read-only", "no block left", "no inode left"],
+)
+def test_a_state_directory_that_will_not_keep_the_table_is_named_with_why(
+    tmp_path, monkeypatch, caplog, access, statvfs, code, shown
+):
+    monkeypatch.setattr(statefile.os, "access", access)
+    monkeypatch.setattr(statefile.os, "statvfs", statvfs)
+    refused = statefile.probe(tmp_path)
+    assert refused is not None
+    assert (refused.errno, refused.strerror, refused.filename) == (
+        code,
+        os.strerror(code),
+        str(tmp_path),
+    )
+    assert statefile.prepare(tmp_path) == [shown]
+    said = f"not saving to {tmp_path}: {os.strerror(code).lower()}"
+    assert [r.getMessage() for r in caplog.records] == [said]
