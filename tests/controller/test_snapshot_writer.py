@@ -12,6 +12,7 @@ import threading
 
 import pytest
 
+from controller import __version__
 from controller.config import Config
 from controller.game import codec
 from controller.settings import Settings
@@ -157,6 +158,21 @@ async def test_a_disk_that_refuses_mid_turn_and_comes_back_has_the_game_and_its_
     path = tmp_path / snapshot.FILE_NAME
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == [f"cannot save the game to {path}: no space left on device"]
+
+
+async def test_the_snapshot_is_a_line_of_json_in_key_order_naming_the_program_that_wrote_it(
+    tmp_path,
+):
+    """docs/state.md: a person reads it, and two of one game compare line by line."""
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        await play_turns(table, 2)
+    data = (tmp_path / snapshot.FILE_NAME).read_bytes()
+    line, time_line = data[: -snapshot.CLOCK_LINE], data[-snapshot.CLOCK_LINE :]
+    value = json.loads(line)
+    assert json.dumps(value, sort_keys=True, separators=(",", ":")).encode() + b"\n" == line
+    assert value["flashtable"] == __version__
+    assert time_line.endswith(b"\n") and b"\n" not in time_line[:-1]
 
 
 async def test_a_stop_leaves_the_time_left_on_the_disk(tmp_path, monkeypatch):
