@@ -183,17 +183,16 @@ class Snapshots:
     def _tick(self) -> None:
         self._beat = None
         assert self._table is not None  # noted before the beat began
-        if self._time_left(self._table):
-            self._keep_beating(self._table)
+        self._time_left(self._table)
+        self._keep_beating(self._table)
 
-    def _time_left(self, table: Table) -> bool:
-        """Hand the running turn's time left to the writer; False when no turn runs."""
+    def _time_left(self, table: Table) -> None:
+        """Hand the running turn's time left to the writer, if a turn's timer runs."""
         deadline = _deadline(table)
         if self._writer is None or deadline is None:
-            return False
+            return
         now = self._clock.now()
         self._writer.time_left(_clock_line(max(0.0, deadline - now)), now)
-        return True
 
 
 def _deadline(table: Table) -> float | None:

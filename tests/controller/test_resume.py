@@ -51,6 +51,20 @@ async def test_a_restart_resumes_the_turn_paused_with_the_time_it_had_left(tmp_p
         assert [e.data["seat"] for e in table.events_of("timeout")] == [lit]
 
 
+async def test_a_turn_paused_for_a_while_resumes_with_the_time_it_had_at_the_pause(tmp_path):
+    """While the table is paused the turn's time stands still, on the disk too."""
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        await table.advance(1.5)
+        await table.tap("play_pause")
+        left = table.daemon.table.paused_left
+        await table.advance(4.0)  # paused: no time of the turn's passes
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        assert table.lcd == RESUMED
+        assert table.daemon.table.paused_left == pytest.approx(left, abs=0.001)
+        assert 0 < left < 6.0 - 1.0
+
+
 async def test_cards_owed_at_a_restart_go_to_the_seat_they_were_for(tmp_path):
     settings = config(turn_timer=4, timeout_penalty=4)
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:

@@ -3,6 +3,7 @@ the disk, a disk that falls behind gets the newest snapshot only, a refusal is s
 LCD, and a stop leaves the last snapshot on the disk."""
 
 import asyncio
+import copy
 import errno
 import itertools
 import json
@@ -173,6 +174,76 @@ async def test_the_snapshot_is_a_line_of_json_in_key_order_naming_the_program_th
     assert json.dumps(value, sort_keys=True, separators=(",", ":")).encode() + b"\n" == line
     assert value["flashtable"] == __version__
     assert time_line.endswith(b"\n") and b"\n" not in time_line[:-1]
+
+
+def what_a_resume_needs(snapshot_value: dict) -> dict:
+    """A snapshot less what other records keep: the time a running turn has played (the
+    time line), and the cards counted out of the launcher (the cards-owed file)."""
+    needed = copy.deepcopy(snapshot_value)
+    needed.pop("flashtable", None)
+    if needed["turn"] is not None and needed["phase"] != "paused":
+        needed["turn"] = {"seat": needed["turn"]["seat"]}
+    launcher = needed["launcher"]
+    del launcher["cards_out"]
+    launcher["queue"] = [[seat, reason] for seat, _, reason in launcher["queue"]]
+    needed["stats"] = {seat: s[:3] + s[4:] for seat, s in needed["stats"].items()}
+    return needed
+
+
+async def test_the_disk_holds_what_a_resumed_game_needs_after_every_step_and_no_more_writes(
+    tmp_path, monkeypatch
+):
+    """docs/state.md: a snapshot is written at each moment that matters to a resumed game,
+    and not for a card counted. Turns until a seat is picked twice running, a timeout's
+    penalty dealt, another caught in a jam and cleared, a pause: after each step the disk
+    holds all a resumed game needs, and no snapshot is written while cards are only
+    counted."""
+    handed: list[float] = []
+    real = snapshot_writer.SnapshotWriter.snapshot
+
+    def counted(writer, line, clock_line, at):
+        handed.append(at)
+        real(writer, line, clock_line, at)
+
+    monkeypatch.setattr(snapshot_writer.SnapshotWriter, "snapshot", counted)
+    settings = Config(settings=Settings({"turn_timer": 4, "timeout_penalty": 4}))
+    async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
+        cards: list[float] = []  # when each card was counted
+        table.daemon.publisher.listen(
+            lambda event: event.type == "card_out" and cards.append(table.now)
+        )
+
+        async def step(action) -> None:
+            await action
+            await asyncio.to_thread(table.daemon.snapshots.wait)
+            on_disk = saved(tmp_path / snapshot.FILE_NAME)
+            now = codec.encode(table.daemon.table, table.now)
+            assert what_a_resume_needs(on_disk) == what_a_resume_needs(now)
+
+        await step(start(table, 1, 2))
+        for _ in range(40):  # the classic picker repeats a seat soon
+            [before] = table.lit()
+            await step(table.tap(f"seat{before}"))
+            await step(table.advance(0.6))
+            if table.lit() == [before]:
+                break
+        else:
+            raise AssertionError("no seat was picked twice running")
+        await step(table.advance(4.0))  # a timeout: four cards owed
+        await step(table.advance(2.0))  # dealt
+        assert len(cards) == 4
+        assert not [at for at in handed if cards[0] < at < cards[-1]]
+        await step(table.advance(4.0))  # another timeout
+        while len(cards) < 5:
+            await step(table.advance(0.01))
+        table.jam()
+        await step(table.advance(2.0))
+        table.clear_jam()
+        await step(table.tap("encoder.push"))
+        await step(table.advance(3.0))
+        await step(table.tap("play_pause"))
+        await step(table.advance(1.0))
+        await step(table.tap("play_pause"))
 
 
 async def test_a_stop_leaves_the_time_left_on_the_disk(tmp_path, monkeypatch):

@@ -217,3 +217,10 @@ def test_a_state_directory_that_will_not_keep_the_table_is_named_with_why(
     assert statefile.prepare(tmp_path) == [shown]
     said = f"not saving to {tmp_path}: {os.strerror(code).lower()}"
     assert [r.getMessage() for r in caplog.records] == [said]
+
+
+def test_a_leftover_that_cannot_be_removed_is_left_and_the_start_goes_on(tmp_path):
+    (tmp_path / "settings.json.x1.tmp").write_bytes(b"{")
+    (tmp_path / "game.json.x2.tmp").mkdir()  # no file: unlink refuses it
+    assert statefile.prepare(tmp_path) == []
+    assert [path.name for path in tmp_path.iterdir()] == ["game.json.x2.tmp"]
