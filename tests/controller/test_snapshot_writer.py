@@ -31,6 +31,20 @@ def config() -> Config:
     return Config(settings=Settings({"turn_timer": 6, "sleep_time": "off"}))
 
 
+@pytest.fixture
+def handed(monkeypatch) -> list[float]:
+    """The time of play of each snapshot handed to the writer."""
+    times: list[float] = []
+    real = snapshot_writer.SnapshotWriter.snapshot
+
+    def counted(writer, line, clock_line, at):
+        times.append(at)
+        real(writer, line, clock_line, at)
+
+    monkeypatch.setattr(snapshot_writer.SnapshotWriter, "snapshot", counted)
+    return times
+
+
 def saved(path) -> dict:
     return json.loads(path.read_bytes()[: -snapshot.CLOCK_LINE])
 
@@ -191,21 +205,13 @@ def what_a_resume_needs(snapshot_value: dict) -> dict:
 
 
 async def test_the_disk_holds_what_a_resumed_game_needs_after_every_step_and_no_more_writes(
-    tmp_path, monkeypatch
+    tmp_path, handed
 ):
     """docs/state.md: a snapshot is written at each moment that matters to a resumed game,
     and not for a card counted. Turns until a seat is picked twice running, a timeout's
     penalty dealt, another caught in a jam and cleared, a pause: after each step the disk
     holds all a resumed game needs, and no snapshot is written while cards are only
     counted."""
-    handed: list[float] = []
-    real = snapshot_writer.SnapshotWriter.snapshot
-
-    def counted(writer, line, clock_line, at):
-        handed.append(at)
-        real(writer, line, clock_line, at)
-
-    monkeypatch.setattr(snapshot_writer.SnapshotWriter, "snapshot", counted)
     settings = Config(settings=Settings({"turn_timer": 4, "timeout_penalty": 4}))
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
         cards: list[float] = []  # when each card was counted
@@ -292,20 +298,12 @@ async def test_during_a_turn_the_time_left_reaches_the_disk_every_five_seconds(
 
 
 async def test_past_120_snapshots_a_minute_the_newest_waits_for_room_and_reaches_the_disk(
-    tmp_path, monkeypatch
+    tmp_path, handed
 ):
     """docs/state.md: game.json is never written more than 120 times a minute; past that,
     the game as it stands waits for the next second, until the minute has room, and then
     the newest is written. Here 150 quick turns with no timer, then the table is left alone:
     no step comes to take a snapshot, and the disk must still hold the last turn."""
-    handed: list[float] = []
-    real = snapshot_writer.SnapshotWriter.snapshot
-
-    def counted(writer, line, clock_line, at):
-        handed.append(at)
-        real(writer, line, clock_line, at)
-
-    monkeypatch.setattr(snapshot_writer.SnapshotWriter, "snapshot", counted)
     settings = Config(settings=Settings({"turn_timer": "off", "sleep_time": "off"}))
     async with SimTable(settings, seed=3, state_dir=tmp_path) as table:
         await start(table, 1, 3)
