@@ -93,18 +93,23 @@ class SnapshotWriter:
                 self._snapshot = self._clock_line = None
                 self._writing = True
             try:
-                if snapshot is not None:
-                    self._write_whole(snapshot + (clock_line or b""), len(snapshot), at)
-                    self._refused = False
-                elif clock_line is not None and self._fd is not None:
-                    self._write_time_left(clock_line, at)
-            except OSError as err:
-                self._refuse(err)
-            except Exception:  # a fault of ours: the table plays on, the log says why
+                self._write(snapshot, clock_line, at)
+            except Exception:  # a fault of ours: the thread and the table go on, the log says why
                 log.exception("writing the snapshot %s failed", self.path)
             with self._wanted:
                 self._writing = False
                 self._wanted.notify_all()
+
+    def _write(self, snapshot: bytes | None, clock_line: bytes | None, at: float) -> None:
+        """Write what was handed over; a refusal of the disk is told (`_refuse`)."""
+        try:
+            if snapshot is not None:
+                self._write_whole(snapshot + (clock_line or b""), len(snapshot), at)
+                self._refused = False
+            elif clock_line is not None and self._fd is not None:
+                self._write_time_left(clock_line, at)
+        except OSError as err:
+            self._refuse(err)
 
     def _write_whole(self, data: bytes, clock_at: int, at: float) -> None:
         write_atomic(self.path, data)

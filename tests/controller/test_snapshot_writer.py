@@ -350,3 +350,32 @@ def test_a_wait_returns_only_once_the_write_under_way_is_on_the_disk(tmp_path, m
     assert found == [True]
     assert path.read_bytes() == b'{"seat":1}\nclock\n'
     writer.close()
+
+
+def test_a_refusal_whose_telling_fails_leaves_the_writer_writing(tmp_path, monkeypatch, caplog):
+    """Whatever fails in the writer thread, the next snapshot is still written, and a wait
+    for the writer ends."""
+    refusing = [True]
+    real = snapshot_writer.write_atomic
+
+    def disk(path, data):
+        if refusing[0]:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data)
+
+    def on_refused(err):
+        raise RuntimeError("the table is gone")
+
+    monkeypatch.setattr(snapshot_writer, "write_atomic", disk)
+    path = tmp_path / snapshot.FILE_NAME
+    writer = snapshot_writer.SnapshotWriter(path, on_refused=on_refused)
+    writer.snapshot(b'{"seat":1}\n', b"clock\n", 0.0)
+    waiter = threading.Thread(target=writer.wait, daemon=True)
+    waiter.start()
+    waiter.join(timeout=30)
+    assert not waiter.is_alive()
+    refusing[0] = False
+    writer.snapshot(b'{"seat":2}\n', b"clock\n", 1.0)
+    writer.close()
+    assert path.read_bytes() == b'{"seat":2}\nclock\n'
+    assert f"writing the snapshot {path} failed" in caplog.messages
