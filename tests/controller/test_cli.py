@@ -91,15 +91,19 @@ def test_settings_are_shown_set_and_reset_from_the_shell(tmp_path, capsys):
     assert "  turn_timer         6 s" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(
+    ("damaged", "said"),
+    [(b'{"turn_timer": ', "not valid JSON"), (b"[6]", "not a table of settings")],
+    ids=["truncated", "a list"],
+)
 def test_showing_damaged_settings_changes_nothing_and_a_change_sets_the_file_aside(
-    tmp_path, capsys
+    tmp_path, capsys, damaged, said
 ):
     state = ["--state-dir", str(tmp_path)]
-    damaged = b'{"turn_timer": '
     (tmp_path / "settings.json").write_bytes(damaged)
     assert main(["settings", "show", *state]) == 0
     err = capsys.readouterr().err
-    assert "settings.json: not valid JSON" in err and "left in place; defaults used" in err
+    assert f"settings.json: {said}" in err and "left in place; defaults used" in err
     assert (tmp_path / "settings.json").read_bytes() == damaged
     assert not (tmp_path / "settings.json.bad").exists()
 

@@ -4,6 +4,8 @@ it can prove; the ejector lets a card go only when the file allows it."""
 import errno
 import logging
 import os
+import subprocess
+import sys
 import threading
 
 from controller.storage import owed as owed_module
@@ -26,6 +28,15 @@ def slow_disk(monkeypatch):
 
     monkeypatch.setattr(owed_module.os, "fdatasync", slow_sync)
     return syncing, go_on
+
+
+def test_a_writer_left_running_keeps_no_process_from_ending(tmp_path):
+    """A daemon that ends without closing the file (a crash) is not held by its thread."""
+    ends = (
+        "import pathlib, sys; from controller.storage.owed import OwedFile; "
+        "OwedFile(pathlib.Path(sys.argv[1]), on_kept=lambda: None, background=True)"
+    )
+    subprocess.run([sys.executable, "-c", ends, str(tmp_path)], check=True, timeout=60)
 
 
 def test_a_count_left_from_before_is_read_at_start(tmp_path):

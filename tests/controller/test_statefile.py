@@ -116,8 +116,10 @@ def test_an_out_of_range_value_is_named_and_the_rest_kept(tmp_path, caplog):
     (tmp_path / "settings.json").write_text('{"turn_timer": 99, "picker": "fair"}')
     loaded = SettingsStore(tmp_path, Settings()).load()
     assert (loaded.settings.turn_timer, loaded.settings.picker) == (6, "fair")
-    assert "turn_timer cannot be 99" in loaded.problems[0]
-    assert "turn_timer cannot be 99" in caplog.text
+    said = "turn_timer cannot be 99; allowed: off, 2-30 s, surprise"
+    assert loaded.problems == [said]
+    path = tmp_path / "settings.json"
+    assert caplog.messages == [f"{path}: {said}; that setting keeps its value"]
 
 
 def test_only_changes_from_the_config_are_stored(tmp_path):
@@ -129,13 +131,25 @@ def test_only_changes_from_the_config_are_stored(tmp_path):
     assert statefile.read_json(store.path) == {}
 
 
-def test_crossed_surprise_bounds_in_the_file_keep_their_values_and_the_rest_applies(tmp_path):
+def test_crossed_surprise_bounds_in_the_file_keep_their_values_and_the_rest_applies(
+    tmp_path, caplog
+):
     (tmp_path / "settings.json").write_text(
         '{"surprise_min": 9, "surprise_max": 5, "slap_window": 4}'
     )
     loaded = SettingsStore(tmp_path, Settings()).load()
     settings = loaded.settings
     assert (settings.surprise_min, settings.surprise_max, settings.slap_window) == (3, 8, 4)
+    said = "surprise_min (9) cannot be above surprise_max (5)"
+    assert loaded.problems == [said]
+    path = tmp_path / "settings.json"
+    assert caplog.messages == [f"{path}: {said}; both keep their values"]
+
+
+def test_a_bound_in_the_file_crossing_one_in_the_config_keeps_the_configs(tmp_path):
+    (tmp_path / "settings.json").write_text('{"surprise_min": 9}')
+    loaded = SettingsStore(tmp_path, Settings({"surprise_max": 5})).load()
+    assert (loaded.settings.surprise_min, loaded.settings.surprise_max) == (3, 5)
     assert loaded.problems == ["surprise_min (9) cannot be above surprise_max (5)"]
 
 
