@@ -9,6 +9,8 @@ import itertools
 import json
 import logging
 import os
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -379,3 +381,24 @@ def test_a_refusal_whose_telling_fails_leaves_the_writer_writing(tmp_path, monke
     writer.close()
     assert path.read_bytes() == b'{"seat":2}\nclock\n'
     assert f"writing the snapshot {path} failed" in caplog.messages
+
+
+def test_a_wait_with_nothing_handed_over_returns_at_once(tmp_path):
+    writer = snapshot_writer.SnapshotWriter(tmp_path / snapshot.FILE_NAME, on_refused=print)
+    waiter = threading.Thread(target=writer.wait, daemon=True)
+    waiter.start()
+    waiter.join(timeout=30)
+    assert not waiter.is_alive()
+    writer.close()
+    assert not (tmp_path / snapshot.FILE_NAME).exists()
+
+
+def test_a_writer_left_running_keeps_no_process_from_ending(tmp_path):
+    """A daemon that ends without closing the writer (a crash) is not held by its thread."""
+    ends = (
+        "import pathlib, sys; from controller.storage.snapshot_writer import SnapshotWriter; "
+        "SnapshotWriter(pathlib.Path(sys.argv[1]), on_refused=print)"
+    )
+    subprocess.run(
+        [sys.executable, "-c", ends, str(tmp_path / "game.json")], check=True, timeout=60
+    )
