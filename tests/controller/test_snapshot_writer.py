@@ -402,3 +402,20 @@ def test_a_writer_left_running_keeps_no_process_from_ending(tmp_path):
     subprocess.run(
         [sys.executable, "-c", ends, str(tmp_path / "game.json")], check=True, timeout=60
     )
+
+
+def test_a_stop_whose_last_flush_fails_says_so_and_keeps_what_was_written(
+    tmp_path, monkeypatch, caplog
+):
+    path = tmp_path / snapshot.FILE_NAME
+    writer = snapshot_writer.SnapshotWriter(path, on_refused=print)
+    writer.snapshot(b'{"seat":1}\n', b"clock\n", 0.0)
+    writer.wait()
+
+    def failing(fd):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(snapshot_writer.os, "fdatasync", failing)
+    writer.close()
+    assert caplog.messages == [f"cannot save the time left to {path}: input/output error"]
+    assert path.read_bytes() == b'{"seat":1}\nclock\n'
