@@ -135,7 +135,8 @@ async def test_a_disk_that_refuses_mid_turn_and_comes_back_has_the_game_and_its_
     tmp_path, monkeypatch, caplog
 ):
     """The time left, written in place, is refused: the file is let go, the LCD says so once,
-    and the time left waits for the next whole snapshot, which the disk, back, takes."""
+    and the time left waits for the next whole snapshot, which the disk, back, takes. A
+    refusal after that is told again."""
     refusing = threading.Event()
     real_write, real_pwrite = snapshot_writer.write_atomic, os.pwrite
 
@@ -172,9 +173,16 @@ async def test_a_disk_that_refuses_mid_turn_and_comes_back_has_the_game_and_its_
         data = (tmp_path / snapshot.FILE_NAME).read_bytes()
         assert saved_turn(tmp_path) == turn.seat
         assert json.loads(data[-snapshot.CLOCK_LINE :])["left"] == pytest.approx(left, abs=0.15)
+        await table.advance(6.0)  # the notice is over
+        refusing.set()  # refused again, after a write that succeeded: told again
+        await play_turns(table, 1)
+        await asyncio.to_thread(table.daemon.snapshots.wait)
+        await table.settle()
+        assert table.lcd == DISK_FULL
+        refusing.clear()
     path = tmp_path / snapshot.FILE_NAME
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    assert errors == [f"cannot save the game to {path}: no space left on device"]
+    assert errors == [f"cannot save the game to {path}: no space left on device"] * 2
 
 
 async def test_the_snapshot_is_a_line_of_json_in_key_order_naming_the_program_that_wrote_it(
