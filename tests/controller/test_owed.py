@@ -8,6 +8,8 @@ import subprocess
 import sys
 import threading
 
+import pytest
+
 from controller.storage import owed as owed_module
 from controller.storage.owed import FILE_NAME, SLOT_OFFSETS, SLOT_SIZE, OwedFile
 
@@ -203,24 +205,22 @@ def written_with(tmp_path, sent) -> OwedFile:
     return made(tmp_path)
 
 
-def test_a_record_with_an_impossible_dispense_is_not_trusted(tmp_path):
-    # The protocol's ids are 1 to 2**32 - 1, a DISPENSE asks 1 to 255 cards.
-    for sent in ((0, 3, 0), (7, 0, 0), (7, 3, 4), (2**32, 3, 0), (7, 256, 0), (True, 3, 0)):
-        owed = written_with(tmp_path, sent)
-        assert (owed.at_start, owed.sent_at_start) == ((0, None), None), sent
-        assert owed.problem is not None
-        owed.close()
-        for leftover in tmp_path.iterdir():
-            leftover.unlink()
+# The protocol's ids are 1 to 2**32 - 1, a DISPENSE asks 1 to 255 cards.
+@pytest.mark.parametrize(
+    "sent", [(0, 3, 0), (7, 0, 0), (7, 3, 4), (2**32, 3, 0), (7, 256, 0), (True, 3, 0)]
+)
+def test_a_record_with_an_impossible_dispense_is_not_trusted(tmp_path, sent):
+    owed = written_with(tmp_path, sent)
+    assert (owed.at_start, owed.sent_at_start) == ((0, None), None)
+    assert owed.problem is not None
+    owed.close()
 
 
-def test_a_record_with_a_dispense_at_the_bounds_is_trusted(tmp_path):
-    for sent in ((1, 1, 0), (1, 1, 1), (2**32 - 1, 255, 255)):
-        owed = written_with(tmp_path, sent)
-        assert (owed.at_start, owed.sent_at_start, owed.problem) == ((3, None), sent, None)
-        owed.close()
-        for leftover in tmp_path.iterdir():
-            leftover.unlink()
+@pytest.mark.parametrize("sent", [(1, 1, 0), (1, 1, 1), (2**32 - 1, 255, 255)])
+def test_a_record_with_a_dispense_at_the_bounds_is_trusted(tmp_path, sent):
+    owed = written_with(tmp_path, sent)
+    assert (owed.at_start, owed.sent_at_start, owed.problem) == ((3, None), sent, None)
+    owed.close()
 
 
 def test_a_whole_record_that_no_table_writes_damages_the_file_and_the_older_is_no_truth(

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -45,6 +46,15 @@ def handed(monkeypatch) -> list[float]:
 
     monkeypatch.setattr(snapshot_writer.SnapshotWriter, "snapshot", counted)
     return times
+
+
+def waiting(wait: Callable[[], object], then: Callable[[], object] = lambda: None):
+    """`wait()` on a thread of its own (one that never returns must not hold the test), then
+    `then()`: the thread, and the list that `then()`'s answer lands in once `wait` returned."""
+    found: list[object] = []
+    thread = threading.Thread(target=lambda: found.append(wait() or then()), daemon=True)
+    thread.start()
+    return thread, found
 
 
 def saved(path) -> dict:
@@ -84,11 +94,7 @@ async def test_a_disk_that_does_not_answer_never_holds_up_the_table(tmp_path, mo
         last_turn = table.daemon.table.turn.seat
         # A wait for the writer (a simulation's, before it reads the disk) lasts until the
         # disk has taken the newest snapshot.
-        found: list[bool] = []
-        waiter = threading.Thread(
-            target=lambda: found.append(table.daemon.snapshots.wait() or saved_turn(tmp_path))
-        )
-        waiter.start()
+        waiter, found = waiting(table.daemon.snapshots.wait, lambda: saved_turn(tmp_path))
         waiter.join(timeout=0.5)
         assert found == []
         answer.set()
@@ -350,9 +356,7 @@ def test_a_wait_returns_only_once_the_write_under_way_is_on_the_disk(tmp_path, m
     writer = snapshot_writer.SnapshotWriter(path, on_refused=lambda err: None)
     writer.snapshot(b'{"seat":1}\n', b"clock\n", 0.0)
     assert taken.wait(timeout=30)  # nothing is left to hand over: the write is under way
-    found: list[bool] = []
-    waiter = threading.Thread(target=lambda: found.append(writer.wait() or path.exists()))
-    waiter.start()
+    waiter, found = waiting(writer.wait, path.exists)
     waiter.join(timeout=0.5)
     assert found == []  # still waiting
     go_on.set()
@@ -380,8 +384,7 @@ def test_a_refusal_whose_telling_fails_leaves_the_writer_writing(tmp_path, monke
     path = tmp_path / snapshot.FILE_NAME
     writer = snapshot_writer.SnapshotWriter(path, on_refused=on_refused)
     writer.snapshot(b'{"seat":1}\n', b"clock\n", 0.0)
-    waiter = threading.Thread(target=writer.wait, daemon=True)
-    waiter.start()
+    waiter, _ = waiting(writer.wait)
     waiter.join(timeout=30)
     assert not waiter.is_alive()
     refusing[0] = False
@@ -393,8 +396,7 @@ def test_a_refusal_whose_telling_fails_leaves_the_writer_writing(tmp_path, monke
 
 def test_a_wait_with_nothing_handed_over_returns_at_once(tmp_path):
     writer = snapshot_writer.SnapshotWriter(tmp_path / snapshot.FILE_NAME, on_refused=print)
-    waiter = threading.Thread(target=writer.wait, daemon=True)
-    waiter.start()
+    waiter, _ = waiting(writer.wait)
     waiter.join(timeout=30)
     assert not waiter.is_alive()
     writer.close()
