@@ -159,7 +159,10 @@ class OwedFile:
         while not self._closing:
             self._wanted.wait()
             self._wanted.clear()
-            self._write_latest()
+            try:
+                self._write_latest()
+            except Exception:  # a fault of ours: the thread goes on, the log says why
+                log.exception("writing the cards owed to %s failed", self.path)
 
     def _write_latest(self) -> None:
         with self._lock:
@@ -196,9 +199,14 @@ class OwedFile:
             self._close_fd()
 
     def _close_fd(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        """Let go of the file; Linux frees the descriptor even when close reports an error,
+        and what was synced is on the disk already."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError as err:
+                log.error("cannot close %s: %s", self.path, reason_of(err))
 
 
 def _slot(seq: int, owed: Owed, sent: Sent | None = None) -> bytes:

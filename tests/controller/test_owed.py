@@ -32,6 +32,15 @@ def slow_disk(monkeypatch):
     return syncing, go_on
 
 
+def failing(code):
+    """A stand-in for a call of the os that fails with `code`."""
+
+    def fail(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+
+    return fail
+
+
 def test_a_writer_left_running_keeps_no_process_from_ending(tmp_path):
     """A daemon that ends without closing the file (a crash) is not held by its thread."""
     ends = (
@@ -87,9 +96,7 @@ def test_a_torn_write_leaves_the_count_before_it(tmp_path):
 def test_a_full_disk_still_takes_the_count_in_place(tmp_path, monkeypatch):
     owed = made(tmp_path)
 
-    def no_space(*args, **kwargs):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
+    no_space = failing(errno.ENOSPC)
     # A new file could not be made now; the count is written over the old bytes.
     monkeypatch.setattr(owed_module, "write_atomic", no_space)
     owed.save((4, None))
@@ -100,9 +107,7 @@ def test_a_full_disk_still_takes_the_count_in_place(tmp_path, monkeypatch):
 
 
 def test_a_file_that_cannot_be_made_keeps_nothing_and_lets_the_cards_go(tmp_path, monkeypatch):
-    def no_space(*args, **kwargs):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
+    no_space = failing(errno.ENOSPC)
     monkeypatch.setattr(owed_module, "write_atomic", no_space)
     owed = made(tmp_path)
     assert owed.refused is not None and owed.refused.errno == errno.ENOSPC
@@ -112,22 +117,25 @@ def test_a_file_that_cannot_be_made_keeps_nothing_and_lets_the_cards_go(tmp_path
     assert not (tmp_path / FILE_NAME).exists()
 
 
+@pytest.mark.parametrize("close_fails", [False, True], ids=["closed", "close fails too"])
 def test_a_failed_write_removes_the_count_so_no_restart_deals_it_again(
-    tmp_path, monkeypatch, caplog
+    tmp_path, monkeypatch, caplog, close_fails
 ):
     owed = made(tmp_path)
     owed.save((4, None))
-
-    def broken(*args):
-        raise OSError(errno.EIO, "Input/output error")
-
-    monkeypatch.setattr(owed_module.os, "pwrite", broken)
+    monkeypatch.setattr(owed_module.os, "pwrite", failing(errno.EIO))
+    if close_fails:  # Linux lets go of the file all the same
+        monkeypatch.setattr(owed_module.os, "close", failing(errno.EIO))
     owed.save((3, None))
-    assert owed.refused is not None and owed.allows(3)
-    assert not (tmp_path / FILE_NAME).exists()
+    assert owed.refused is not None and owed.allows(3) and owed.holds((7, 3, 0))
+    path = tmp_path / FILE_NAME
+    said = [(f"cannot keep the cards owed in {path}: input/output error", logging.ERROR)]
+    if close_fails:
+        said.append((f"cannot close {path}: input/output error", logging.ERROR))
+    assert [(r.getMessage(), r.levelno) for r in caplog.records] == said
+    assert not path.exists()
+    monkeypatch.undo()
     assert made(tmp_path).at_start == (0, None)
-    said = f"cannot keep the cards owed in {tmp_path / FILE_NAME}: input/output error"
-    assert [(r.getMessage(), r.levelno) for r in caplog.records] == [(said, logging.ERROR)]
 
 
 def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(
@@ -136,9 +144,7 @@ def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(
     owed = made(tmp_path)
     owed.save((4, None))
 
-    def broken(*args, **kwargs):
-        raise OSError(errno.EROFS, "Read-only file system")
-
+    broken = failing(errno.EROFS)
     monkeypatch.setattr(owed_module.os, "pwrite", broken)
     monkeypatch.setattr(owed_module.Path, "unlink", broken)
     owed.save((3, None))
@@ -150,6 +156,31 @@ def test_a_count_that_can_be_neither_replaced_nor_removed_holds_the_launcher(
         (f"cannot keep the cards owed in {path}: read-only file system", logging.ERROR),
         (f"cannot remove {path}: read-only file system", logging.ERROR),
     ]
+
+
+def test_the_writer_thread_goes_on_past_a_fault_of_its_own(tmp_path, caplog):
+    """Telling the table a count is on the disk fails once: the next count is still written."""
+    first_kept, second_kept = threading.Event(), threading.Event()
+
+    def kept():
+        if not first_kept.is_set():
+            first_kept.set()
+            raise RuntimeError("the table was not told")
+        second_kept.set()
+
+    owed = made(tmp_path, background=True, kept=kept)
+    owed.save((2, None))
+    assert first_kept.wait(30)  # the first write reached the disk and its answer failed
+    owed.save((1, None))
+    assert second_kept.wait(30)
+    assert owed.allows(1)
+    owed.close()
+    assert made(tmp_path).at_start == (1, None)
+    failed = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert [r.getMessage() for r in failed] == [
+        f"writing the cards owed to {tmp_path / FILE_NAME} failed"
+    ]
+    assert "the table was not told" in caplog.text
 
 
 def test_a_record_written_for_years_keeps_its_size_and_its_count(tmp_path):
