@@ -148,8 +148,12 @@ class ControlSocket:
             answer = await _answer(host, line)
             writer.write(json.dumps(answer).encode() + b"\n")
             await writer.drain()
-        except (TimeoutError, ValueError, ConnectionError) as err:  # ValueError: too long
-            log.warning("flashtable settings: a request not taken: %s", err or type(err).__name__)
+        except TimeoutError:
+            log.warning("flashtable settings: a client asked nothing within %g s", ASK_TIME)
+        except ValueError:  # the line went on past the bound
+            log.warning("flashtable settings: a request longer than %d bytes not taken", MAX_LINE)
+        except ConnectionError as err:
+            log.warning("flashtable settings: a client's connection failed: %s", reason_of(err))
         finally:
             self._clients -= 1
             writer.close()
