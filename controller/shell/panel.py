@@ -169,13 +169,11 @@ class Panel:
         self._hold = None
         self._step(Back())
 
-    def button(self, name: str) -> bool:
-        """A table button during the button test: shown here, not played."""
-        if self.testing != "buttons":
-            return False
+    def button(self, name: str) -> None:
+        """A table button during the button test (`claims` hands it here): shown, not
+        played."""
         self.last_button = name
         self._touched()
-        return True
 
     def close(self) -> None:
         # Closed first: ending a test redraws the table, which must not find the menu open.
@@ -236,7 +234,7 @@ class Panel:
 
     def _hardware_test(self, name: str, value: bool | int) -> None:
         if name == "lights":
-            self.light_test = None if value is False else (1 if value is True else int(value))
+            self.light_test = None if value is False else int(value)  # True: seat 1
         elif name == "buzzer":
             self._host.play_tune("start")
         elif name == "eject":
@@ -269,9 +267,8 @@ class Panel:
 
     def _next_page(self) -> None:
         """What the value being chosen does, a page on: shown, not a touch of the menu."""
-        self._page = None
-        if self.menu is None or not self.menu.editing:
-            return
+        # Every touch, and every way out of choosing a value, cancels this timer first.
+        assert self.menu is not None and self.menu.editing
         self.menu = next_page(self.menu)
         self._page = self._clock.call_at(self._clock.now() + PAGE_TIME, self._next_page)
         self._changed()
@@ -313,7 +310,7 @@ def info_lines(
             )
             for n, address in enumerate(addresses, start=1)
         ),
-        ("MQTT", t.gettext(mqtt) if mqtt else mqtt),
+        ("MQTT", t.gettext(mqtt)),
         (t.gettext("Cards dispensed"), str(cards_out)),
         (t.gettext("Jams"), str(jams)),
     )

@@ -1,13 +1,16 @@
 """The LCD menu, driven with the encoder alone on the simulated table (SPEC §3)."""
 
+import logging
+
 import pytest
 
+from controller.catalogs import lcd_translation
 from controller.config import Config
 from controller.game.holds import WIN_HOLD
 from controller.game.lcd_glyphs import readable
 from controller.requests import NameSeat, RereadSettings
 from controller.settings import Settings
-from controller.shell.panel import HOLD_BACK, IDLE_CLOSE
+from controller.shell.panel import HOLD_BACK, IDLE_CLOSE, info_lines
 from controller.simulation.table import SimTable
 from hardware.debounce import Change
 
@@ -477,6 +480,7 @@ async def test_hardware_test_lights_buttons_buzzer_eject_and_beam(config):
         await push(table)
         await table.advance(1.0)
         assert table.cards_out == 1
+        assert table.events_of("dispense")[-1].data == {"seat": None, "cards": 1, "reason": "test"}
 
         await table.turn(1)
         assert label(table) == "Beam sensor"
@@ -505,6 +509,31 @@ async def test_info_shows_version_ip_mqtt_cards_and_jams(config):
         assert screens["Jams"] == "0"
 
 
+@pytest.mark.parametrize(
+    ("language", "addresses", "expected"),
+    [
+        (
+            "en",
+            ["192.168.1.20", "10.0.0.2"],
+            [("IP address", "192.168.1.20"), ("IP address 2", "10.0.0.2"), ("MQTT", "connected")],
+        ),
+        ("en", [], [("IP address", "no network"), ("MQTT", "connected")]),
+        ("de", [], [("IP-Adresse", "kein Netz"), ("MQTT", "verbunden")]),
+        (
+            "de",
+            ["192.168.1.20", "10.0.0.2"],
+            [("IP-Adresse", "192.168.1.20"), ("IP-Adresse 2", "10.0.0.2"), ("MQTT", "verbunden")],
+        ),
+    ],
+)
+def test_the_info_screens_name_every_address_or_none_in_the_tables_language(
+    language, addresses, expected
+):
+    t = lcd_translation(language)
+    lines = info_lines(t, mqtt="connected", cards_out=3, jams=1, ip=lambda: addresses)
+    assert lines[1:-2] == tuple(expected)
+
+
 async def test_reset_settings_asks_first(config):
     async with SimTable(config) as table:
         await goto(table, "Turn timer")
@@ -521,7 +550,8 @@ async def test_reset_settings_asks_first(config):
         assert table.daemon.table.settings.turn_timer == 4  # the config's value
 
 
-async def test_the_menu_closes_by_itself_when_left_alone(config):
+async def test_the_menu_closes_by_itself_when_left_alone(config, caplog):
+    caplog.set_level(logging.INFO, logger="controller.shell.panel")
     async with SimTable(config) as table:
         await table.turn(1)
         await table.advance(IDLE_CLOSE - 1)
@@ -529,6 +559,7 @@ async def test_the_menu_closes_by_itself_when_left_alone(config):
         await table.advance(1.5)
         assert not table.daemon.panel.is_open
         assert lcd(table) == ("Table   timer 4s", "Press to join")
+    assert "menu closed after 30 s untouched" in [r.getMessage() for r in caplog.records]
 
 
 async def test_a_launcher_jam_takes_the_lcd_from_the_menu(config):
