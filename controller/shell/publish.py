@@ -119,9 +119,8 @@ class Publisher:
         self.failures += 1
         # The cause is where it was raised: a message may differ each time (a count, an id),
         # the line in the code does not, so a callback failing on every event logs one line.
-        frames = traceback.extract_tb(err.__traceback__)
-        where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
-        cause = (id(callback), f"{type(err).__qualname__} at {where}")
+        raised = traceback.extract_tb(err.__traceback__)[-1]  # _tell's frame is the first
+        cause = (id(callback), f"{type(err).__qualname__} at {raised.filename}:{raised.lineno}")
         if cause in self._told:
             return
         self._told.add(cause)

@@ -6,6 +6,7 @@ meant for the table's loop thread refuse to run on another."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 
 import pytest
@@ -15,6 +16,7 @@ from controller.errors import WrongThread
 from controller.game.holds import WIN_HOLD
 from controller.requests import ChangeSettings, DealCards, GameCommand
 from controller.settings import Settings
+from controller.shell.publish import GameEvent, Publisher
 from controller.simulation.table import SimTable
 
 CONFIG = Config(seats=3, settings=Settings({"turn_timer": 4, "timeout_penalty": 2}))
@@ -122,6 +124,41 @@ async def test_a_failing_listener_is_counted():
         for seat in (1, 2):
             await table.tap(f"seat{seat}")
         assert table.daemon.publisher.failures == 2
+
+
+def check(n: int) -> None:
+    if n < 0:
+        raise Broken(f"below zero: {n}")
+    raise (Broken if n % 2 else KeyError)(n)
+
+
+def checker(event: GameEvent) -> None:
+    check(event.data["n"])
+
+
+def test_a_failing_callback_is_logged_once_per_cause_where_it_was_raised(caplog):
+    """A cause is the error's type and the line that raised it, whatever its message."""
+    publisher = Publisher()
+    publisher.listen(checker)
+    for n in (-1, -2, 1, 3, 2, 4):
+        publisher.announce("counted", {"n": n})
+    assert publisher.failures == 6
+    said = [(r.getMessage(), r.exc_info[0] if r.exc_info else None) for r in caplog.records]
+    again = "the table plays on, and this cause is not logged again"
+    assert said == [
+        (f"checker failed (below zero: -1; 1 callback failures so far); {again}", Broken),
+        (f"checker failed (1; 3 callback failures so far); {again}", Broken),
+        (f"checker failed (2; 5 callback failures so far); {again}", KeyError),
+    ]
+
+
+def test_a_callback_with_no_name_of_its_own_is_named_as_it_prints(caplog):
+    publisher = Publisher()
+    told = functools.partial(checker)
+    publisher.listen(told)
+    publisher.announce("counted", {"n": 1})
+    [record] = caplog.records
+    assert record.getMessage().startswith(f"{told!r} failed (")
 
 
 async def test_the_loop_threads_calls_refuse_another_thread():
