@@ -456,6 +456,9 @@ async def test_hardware_test_lights_buttons_buzzer_eject_and_beam(config):
         assert [s for s, p in table.lights.items() if p == "on"] == [1]
         await table.turn(1)
         assert [s for s, p in table.lights.items() if p == "on"] == [2]
+        last = table.daemon.table.stations
+        await table.turn(last - 2)
+        assert [s for s, p in table.lights.items() if p == "on"] == [last]
         await push(table)
         assert set(table.lights.values()) == {"off"}
 
