@@ -62,8 +62,8 @@ class SettingsKeeper:
             try:
                 self.store.save(settings)
             except OSError as err:
-                log.error("cannot save the settings to %s: %s", self.store.path, err)
                 self.not_saved = reason_of(err)
+                log.error("cannot save the settings to %s: %s", self.store.path, self.not_saved)
                 return settings, not_saving(err)
             self.not_saved = None
         return settings, None

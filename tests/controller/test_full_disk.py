@@ -3,6 +3,8 @@ card it dealt: the cards-owed file is only ever overwritten in place, which need
 
 import contextlib
 import errno
+import json
+import logging
 import os
 import subprocess
 import tempfile
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.config import Config
+from controller.requests import ChangeSettings
 from controller.settings import Settings
 from controller.simulation.table import SimTable
 from controller.storage import statefile
@@ -96,16 +99,27 @@ async def test_three_restarts_on_a_full_disk_deal_the_cards_owed_once_in_total(d
     assert lcd_at_start == [DISK_FULL] * 3
 
 
-async def test_a_setting_changed_on_a_full_disk_applies_and_the_lcd_says_it_is_not_kept(disk):
+async def test_a_setting_changed_on_a_full_disk_applies_and_the_lcd_says_it_is_not_kept(
+    disk, monkeypatch, caplog
+):
     async with SimTable(seed=1, state_dir=disk.path) as table:
         disk.fill()
         await table.advance(6.0)  # the start's notices are over
-        from controller.requests import ChangeSettings
-
         table.daemon.handle(ChangeSettings({"turn_timer": 9}))
         await table.settle()
         assert table.lcd == DISK_FULL
         assert table.daemon.table.settings.turn_timer == 9
+        keeper = table.daemon.settings_keeper
+        assert keeper.not_saved == "no space left on device"  # what the shell is told
+        said = f"cannot save the settings to {disk.path / 'settings.json'}: no space left on device"
+        assert [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR] == [said]
+        # Space again: the next change is kept, and nothing is said to be unsaved any more.
+        monkeypatch.undo()
+        (disk.path / "filler").unlink(missing_ok=True)
+        table.daemon.handle(ChangeSettings({"turn_timer": 8}))
+        await table.settle()
+        assert keeper.not_saved is None
+        assert json.loads((disk.path / "settings.json").read_text()) == {"turn_timer": 8}
 
 
 async def test_a_start_on_a_full_disk_still_sweeps_the_leftovers_of_unfinished_writes(disk):

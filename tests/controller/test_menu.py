@@ -605,13 +605,30 @@ async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(co
         assert lcd(table) == ("Table   timer 4s", "Press to join")
 
 
-async def test_a_settings_file_edited_by_hand_reaches_a_running_table_on_reload(config, tmp_path):
+async def test_a_settings_file_edited_by_hand_reaches_a_running_table_on_reload(
+    config, tmp_path, caplog
+):
+    caplog.set_level(logging.INFO, logger="controller.shell.settings_keeper")
     async with SimTable(config, state_dir=tmp_path) as table:
+        shown = lcd(table)
         (tmp_path / "settings.json").write_text('{"picker": "fair"}\n')
         assert table.daemon.table.settings.picker == "classic"
         table.daemon.submit(RereadSettings())  # what SIGHUP does
         await table.settle()
         assert table.daemon.table.settings.picker == "fair"
+        assert lcd(table) == shown  # a file read whole: nothing to say
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [f"settings reread from {tmp_path / 'settings.json'}"]
+
+
+async def test_a_settings_file_damaged_by_hand_is_said_on_reload(config, tmp_path):
+    async with SimTable(config, state_dir=tmp_path) as table:
+        (tmp_path / "settings.json").write_text('{"picker": "fair", "turn_timer": 99}\n')
+        table.daemon.submit(RereadSettings())
+        await table.settle()
+        assert table.daemon.table.settings.picker == "fair"
+        assert lcd(table) == ("Bad setting kept", "at its old value")
+        assert table.daemon.table.settings.turn_timer == 4
 
 
 @pytest.mark.parametrize(
