@@ -12,6 +12,8 @@ import logging
 import os
 import socket
 
+from ..storage.statefile import reason_of
+
 log = logging.getLogger(__name__)
 
 
@@ -26,7 +28,7 @@ def notify(message: str) -> bool:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
             sock.sendto(message.encode(), address)
     except OSError as err:
-        log.warning("cannot tell systemd %r: %s", message, err)
+        log.warning("cannot tell systemd %r: %s", message, reason_of(err))
         return False
     return True
 

@@ -140,9 +140,10 @@ async def test_a_request_past_a_lines_bound_is_let_go_unanswered(tmp_path, caplo
 
 
 @contextlib.contextmanager
-def listening(state_dir: Path, answer: bytes | None) -> Iterator[None]:
-    """Something on the table's socket that reads a request and answers `answer`, or, for
-    None, holds the connection unanswered while it lasts."""
+def listening(state_dir: Path, answer: bytes | None, *, reads: bool = True) -> Iterator[None]:
+    """Something on the table's socket that reads a request (unless not `reads`: it hangs up
+    at once) and answers `answer`, or, for None, holds the connection unanswered while it
+    lasts."""
     held: list[socket.socket] = []
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.bind(str(state_dir / SOCKET_NAME))
@@ -152,6 +153,9 @@ def listening(state_dir: Path, answer: bytes | None) -> Iterator[None]:
         def serve() -> None:
             connection, _ = sock.accept()
             held.append(connection)
+            if not reads:
+                connection.close()
+                return
             connection.recv(MAX_LINE)
             if answer is not None:
                 connection.sendall(answer)
@@ -175,8 +179,12 @@ def test_a_table_that_takes_a_request_and_never_answers_is_given_up_on_in_time(t
     )
 
 
-def test_an_answer_past_a_lines_bound_is_no_answer(tmp_path):
-    answer = json.dumps({"settings": {"picker": "x" * MAX_LINE}}).encode() + b"\n"
+@pytest.mark.parametrize(
+    "answer",
+    [json.dumps({"settings": {"picker": "x" * MAX_LINE}}).encode() + b"\n", b'{"settings": {}}'],
+    ids=["past the bound", "no line's end"],
+)
+def test_an_answer_past_a_lines_bound_or_cut_short_is_no_answer(tmp_path, answer):
     with listening(tmp_path, answer), pytest.raises(TableUnreachable) as raised:
         ask(tmp_path, {"show": True})
     assert str(raised.value) == (
@@ -191,3 +199,28 @@ def test_a_socket_that_cannot_be_reached_says_why(tmp_path):
     assert str(raised.value) == (
         f"cannot reach the table running on {tmp_path}: too many levels of symbolic links"
     )
+
+
+def test_a_table_that_hangs_up_on_a_request_says_how(tmp_path):
+    with listening(tmp_path, None, reads=False), pytest.raises(TableUnreachable) as raised:
+        ask(tmp_path, {"show": True})
+    said = str(raised.value)
+    assert said.startswith(f"the table running on {tmp_path} did not answer: ")
+    # Depending on when the hang-up reaches the shell: mid-request or while it waits.
+    assert said.rpartition(": ")[2] in ("broken pipe", "connection reset by peer")
+
+
+async def test_a_client_that_hangs_up_before_its_answer_is_logged(tmp_path, caplog):
+    async with SimTable(seed=1, state_dir=tmp_path):
+        # On the loop's own thread, so that the table reads the request only once the
+        # client has gone: its answer meets a closed connection.
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as gone:
+            gone.connect(str(tmp_path / SOCKET_NAME))
+            gone.sendall(SHOW)
+        warned = "flashtable settings: a client's connection failed: Connection lost"
+        for _ in range(3000):  # until the table has handled it
+            if warned in caplog.text:
+                break
+            await asyncio.sleep(0.01)
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert said == [warned]

@@ -1,6 +1,7 @@
 """The LCD menu, driven with the encoder alone on the simulated table (SPEC §3)."""
 
 import logging
+import math
 
 import pytest
 
@@ -8,7 +9,7 @@ from controller.catalogs import lcd_translation
 from controller.config import Config
 from controller.game.holds import WIN_HOLD
 from controller.game.lcd_glyphs import readable
-from controller.requests import NameSeat, RereadSettings
+from controller.requests import ChangeSettings, NameSeat, RereadSettings
 from controller.settings import Settings
 from controller.shell.panel import HOLD_BACK, IDLE_CLOSE, info_lines
 from controller.simulation.table import SimTable
@@ -496,6 +497,43 @@ async def test_hardware_test_lights_buttons_buzzer_eject_and_beam(config):
         assert label(table) == "Hardware test"
 
 
+async def test_the_button_test_starts_each_time_with_no_button_shown(config):
+    async with SimTable(config) as table:
+        await goto(table, "Hardware test")
+        await push(table)
+        await goto(table, "Buttons")
+        for leave in (push, back, push):  # the test ends on a push or a hold
+            await push(table)
+            assert lcd(table) == ("Test: buttons", "press any")
+            await table.tap("slap")
+            await table.turn(1)  # the knob is no button: the readout stays
+            assert lcd(table) == ("Test: buttons", "slap")
+            await leave(table)
+            assert label(table) == "Buttons"
+
+
+async def test_a_change_the_table_refuses_from_the_menu_is_logged_and_the_menu_goes_on(
+    config, monkeypatch, caplog
+):
+    async with SimTable(config) as table:
+        handle = table.daemon.handle
+
+        def refusing(request, **how):
+            if isinstance(request, ChangeSettings):
+                raise ValueError("turn_timer refused here")
+            return handle(request, **how)
+
+        monkeypatch.setattr(table.daemon, "handle", refusing)
+        await goto(table, "Turn timer")
+        await push(table)
+        await table.turn(1)
+        await push(table)
+        assert table.daemon.panel.is_open
+        assert table.daemon.table.settings.turn_timer == 4
+        said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert said == ["menu request refused: turn_timer refused here"]
+
+
 async def test_info_shows_version_ip_mqtt_cards_and_jams(config):
     async with SimTable(config) as table:
         await goto(table, "Info")
@@ -766,16 +804,17 @@ async def test_a_setting_the_disk_refuses_says_so_over_the_menu(config, tmp_path
         assert label(table) == "Turn timer"  # then the menu again, where it was
 
 
-async def test_a_hold_whose_release_is_handled_before_its_mark_still_goes_back(config):
-    # On a loaded machine the release of a 1.2 s hold can be handed to the panel before the
-    # hold's own timer has fired: its edge time says it was a hold, not a push on the entry.
+@pytest.mark.parametrize("held", [1.2, HOLD_BACK], ids=["1.2 s", "exactly the hold's time"])
+async def test_a_hold_whose_release_is_handled_before_its_mark_still_goes_back(config, held):
+    # On a loaded machine the release of a hold can be handed to the panel before the hold's
+    # own timer has fired: its edge time says it was a hold, not a push on the entry.
     async with SimTable(config, seed=2) as table:
         await goto(table, "Handicaps")
         await push(table)
         assert label(table) == "Seat 1 handicap"
-        pushed = table.now
+        pushed = float(math.ceil(table.now))  # a whole second: the hold's time is exact
         table.daemon.panel.claims("encoder.push", Change(True, pushed))
-        table.daemon.panel.claims("encoder.push", Change(False, pushed + 1.2))
+        table.daemon.panel.claims("encoder.push", Change(False, pushed + held))
         await table.advance(0.0)
         assert lcd(table) == ("→Handicaps", "push to open")  # back at the top, not editing
 
