@@ -196,10 +196,10 @@ class Renderer:
 
 
 def _said(t: Words, notice: Lines) -> Lines:
-    """A notice's lines in the language of `t` (a line with no translation, such as a disk's
-    own words for a failure, as it is)."""
+    """A notice's lines in the language of `t`; every notice has words on both lines (an
+    empty one would be translated as the catalog's header)."""
     first, second = notice
-    return (t.gettext(first) if first else first, t.gettext(second) if second else second)
+    return (t.gettext(first), t.gettext(second))
 
 
 def _lights(table: game.Table, panel: Overlay) -> tuple[str, ...]:

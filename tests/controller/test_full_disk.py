@@ -17,6 +17,7 @@ import pytest
 from controller.config import Config
 from controller.requests import ChangeSettings
 from controller.settings import Settings
+from controller.shell.renderer import NOTICE_SHOWN
 from controller.simulation.table import SimTable
 from controller.storage import statefile
 
@@ -111,8 +112,12 @@ async def test_a_setting_changed_on_a_full_disk_applies_and_the_lcd_says_it_is_n
         assert table.daemon.table.settings.turn_timer == 9
         keeper = table.daemon.settings_keeper
         assert keeper.not_saved == "no space left on device"  # what the shell is told
+        table.daemon.handle(ChangeSettings({"turn_timer": 7}))  # refused again, while said
+        await table.settle()
+        await table.advance(NOTICE_SHOWN + 0.5)
+        assert table.lcd != DISK_FULL  # said once, not once more
         said = f"cannot save the settings to {disk.path / 'settings.json'}: no space left on device"
-        assert [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR] == [said]
+        assert [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR] == [said] * 2
         # Space again: the next change is kept, and nothing is said to be unsaved any more.
         monkeypatch.undo()
         (disk.path / "filler").unlink(missing_ok=True)

@@ -643,6 +643,13 @@ async def test_a_damaged_settings_file_is_kept_aside_and_the_lcd_says_so_once(co
         assert lcd(table) == ("Table   timer 4s", "Press to join")
 
 
+async def test_a_notice_is_said_in_the_tables_language(tmp_path):
+    (tmp_path / "settings.json").write_bytes(b"\x00\x17garbage")
+    config = Config(settings=Settings({"language": "de"}))
+    async with SimTable(config, state_dir=tmp_path) as table:
+        assert lcd(table) == ("Einst. kaputt", "Standard gilt")
+
+
 async def test_a_settings_file_edited_by_hand_reaches_a_running_table_on_reload(
     config, tmp_path, caplog
 ):
