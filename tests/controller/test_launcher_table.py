@@ -1,13 +1,18 @@
 """Table mode on the simulated table: penalties fly out of the launcher, exactly."""
 
+import logging
+from types import SimpleNamespace
+
 import pytest
 
 from controller.config import Config
+from controller.game.effects import Dispense
 from controller.game.launch import NO_CARDS
 from controller.settings import Settings
 from controller.shell.launcher_link import LauncherLink
 from controller.simulation.table import SimTable
 from controller.storage.owed import Owed, OwedFile
+from hardware.clock import VirtualClock
 from hardware.ejector import CardCounted, Report
 from hardware.serial_dispense import Sent
 
@@ -269,3 +274,14 @@ async def test_a_card_counted_before_the_game_hears_of_it_is_not_saved_as_owed(
         await table.advance(9.0)  # the turn times out: 3 cards fly
         assert table.cards_out == 3
     assert saved == [(2, 2), (1, 1), (0, 0)]
+
+
+def test_a_table_with_no_launcher_wired_reads_no_beam_and_deals_nothing(caplog):
+    """A Pi of seven or eight seats has no pins left for a launcher (every simulated table
+    has one): the menu's beam test reads nothing, and cards asked for are only logged."""
+    board = SimpleNamespace(motor=None, beam=None, empty=None)
+    link = LauncherLink(board, clock=VirtualClock(), inbox=None, state_dir=None)  # type: ignore[arg-type]
+    assert not link.wired and link.link_up is None and link.beam_clear() is None
+    link.carry_out(Dispense(2))
+    said = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert said == [(logging.WARNING, "no launcher is wired: Dispense(cards=2) not carried out")]
