@@ -1,6 +1,8 @@
 """Table mode on the simulated table: penalties fly out of the launcher, exactly."""
 
+import errno
 import logging
+import os
 from types import SimpleNamespace
 
 import pytest
@@ -11,7 +13,8 @@ from controller.game.launch import NO_CARDS
 from controller.settings import Settings
 from controller.shell.launcher_link import LauncherLink
 from controller.simulation.table import SimTable
-from controller.storage.owed import Owed, OwedFile
+from controller.storage import owed as owed_module
+from controller.storage.owed import FILE_NAME, Owed, OwedFile
 from hardware.clock import VirtualClock
 from hardware.ejector import CardCounted, Report
 from hardware.serial_dispense import Sent
@@ -285,3 +288,52 @@ def test_a_table_with_no_launcher_wired_reads_no_beam_and_deals_nothing(caplog):
     link.carry_out(Dispense(2))
     said = [(r.levelno, r.getMessage()) for r in caplog.records]
     assert said == [(logging.WARNING, "no launcher is wired: Dispense(cards=2) not carried out")]
+
+
+def failing_on_the_owed_file(code: int):
+    """os.pwrite, failing with `code` on the cards-owed file alone."""
+    pwrite = os.pwrite
+
+    def write(fd: int, data: bytes, offset: int) -> int:
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(FILE_NAME):
+            raise OSError(code, os.strerror(code))
+        return pwrite(fd, data, offset)
+
+    return write
+
+
+async def lcd_over(table: SimTable, seconds: float) -> list[tuple[str, str]]:
+    """What the LCD shows, every quarter second for `seconds` of game time."""
+    seen = []
+    for _ in range(round(seconds / 0.25)):
+        await table.advance(0.25)
+        seen.append(tuple(line.rstrip() for line in table.lcd))
+    return seen
+
+
+async def test_a_cards_owed_file_that_refuses_a_write_mid_game_is_said_once_and_cards_go(
+    tmp_path, monkeypatch
+):
+    async with SimTable(config(timeout_penalty=3), seed=2, state_dir=tmp_path) as table:
+        await start(table, 1, 2, 3)
+        monkeypatch.setattr(owed_module.os, "pwrite", failing_on_the_owed_file(errno.EIO))
+        seen = await lcd_over(table, 20.0)  # turns time out: 3 cards each
+        # Nothing is kept: a restart can only owe fewer, and every card goes.
+        assert table.cards_out == 3 * len(table.events_of("timeout")) > 0
+        notice = ("Not saving:", "write error")
+        assert notice in seen
+        shown = [i for i, lines in enumerate(seen) if lines == notice]
+        assert shown == list(range(shown[0], shown[0] + len(shown)))  # once, not again
+
+
+async def test_a_cards_owed_file_damaged_at_start_is_said_once_however_many_cards_follow(
+    tmp_path,
+):
+    (tmp_path / FILE_NAME).write_bytes(b"\0" * 100)
+    async with SimTable(config(timeout_penalty=3), seed=2, state_dir=tmp_path) as table:
+        assert [line.rstrip() for line in table.lcd] == ["Cards owed: file", "damaged, 0 owed"]
+        await table.advance(6.0)  # the notice is over
+        await start(table, 1, 2, 3)
+        seen = await lcd_over(table, 20.0)
+        assert table.cards_out == 3 * len(table.events_of("timeout")) > 0
+        assert ("Cards owed: file", "damaged, 0 owed") not in seen
