@@ -713,6 +713,20 @@ async def test_using_the_menu_keeps_the_table_awake():
         assert table.lcd_model.backlight is False
 
 
+async def test_a_quick_dispense_from_the_menu_is_someone_at_the_table():
+    config = Config(settings=Settings({"sleep_time": 1}))
+    async with SimTable(config) as table:
+        await goto(table, "Quick dispense")
+        await push(table)
+        await table.advance(IDLE_CLOSE - 1)  # the last touch before the push
+        await push(table)  # 1 card: the minute to sleep starts over
+        await table.advance(58.0)
+        assert table.cards_out == 1
+        assert table.events_of("asleep") == []
+        await table.advance(3.0)
+        assert table.events_of("asleep")
+
+
 @pytest.mark.parametrize("test", ["Lights", "Buttons", "Beam sensor"])
 async def test_a_jam_during_a_hardware_test_closes_the_menu_and_ok_still_works(config, test):
     async with SimTable(config) as table:

@@ -72,7 +72,9 @@ async def test_a_request_that_fails_is_logged_and_the_asker_told(monkeypatch, ca
         monkeypatch.setattr(table.daemon.settings_keeper, "answer", broken)
         with caplog.at_level(logging.ERROR), pytest.raises(RuntimeError, match="disk on fire"):
             await answer(table, table.daemon.submit(RereadSettings()))
-        assert "RereadSettings" in caplog.text
+        [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
+        assert record.getMessage() == "carrying out RereadSettings() failed"
+        assert record.exc_info is not None and "disk on fire" in caplog.text
 
 
 async def test_a_request_the_table_stops_before_is_answered_table_stopped():
