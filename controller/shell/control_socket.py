@@ -97,8 +97,7 @@ class ControlSocket:
                         os.unlink(self.path)  # left by a table that ended without its stop
                 sock.bind(address)
                 os.chmod(address, 0o600)
-            sock.listen(MAX_CLIENTS)
-            sock.setblocking(False)
+            sock.listen(MAX_CLIENTS)  # asyncio's server makes it non-blocking
         except OSError as err:
             sock.close()
             log.warning(

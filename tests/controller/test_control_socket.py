@@ -105,6 +105,13 @@ async def test_a_socket_left_by_a_table_that_ended_without_its_stop_is_taken_ove
     assert "no socket" not in caplog.text
 
 
+async def test_a_socket_removed_while_the_table_runs_leaves_its_stop_clean(tmp_path, caplog):
+    async with SimTable(seed=1, state_dir=tmp_path):
+        (tmp_path / SOCKET_NAME).unlink()
+    assert not (tmp_path / SOCKET_NAME).exists()
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
 async def test_four_clients_at_once_are_heard_and_one_more_is_let_go_unanswered(
     tmp_path, monkeypatch
 ):

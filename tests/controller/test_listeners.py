@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 
 import pytest
 
@@ -16,6 +17,7 @@ from controller.errors import WrongThread
 from controller.game.holds import WIN_HOLD
 from controller.requests import ChangeSettings, DealCards, GameCommand
 from controller.settings import Settings
+from controller.shell.inbox import Wake
 from controller.shell.publish import GameEvent, Publisher
 from controller.simulation.table import SimTable
 
@@ -152,6 +154,12 @@ def test_a_failing_callback_is_logged_once_per_cause_where_it_was_raised(caplog)
     ]
 
 
+def test_each_event_is_logged_on_one_line_with_its_data(caplog):
+    caplog.set_level(logging.INFO, logger="controller.shell.publish")
+    Publisher().announce("dispense", {"seat": 2, "cards": 3, "reason": "quick"})
+    assert [r.getMessage() for r in caplog.records] == ["dispense seat=2 cards=3 reason=quick"]
+
+
 def test_a_callback_with_no_name_of_its_own_is_named_as_it_prints(caplog):
     publisher = Publisher()
     told = functools.partial(checker)
@@ -164,11 +172,15 @@ def test_a_callback_with_no_name_of_its_own_is_named_as_it_prints(caplog):
 async def test_the_loop_threads_calls_refuse_another_thread():
     async with SimTable(CONFIG, seed=5) as table:
         daemon = table.daemon
-        for call in (
-            lambda: daemon.handle(GameCommand("wake")),
-            daemon.refresh,
-            lambda: daemon.feed(GameCommand("wake").event(table.now)),
+        for name, call in (
+            ("handle", lambda: daemon.handle(GameCommand("wake"))),
+            ("refresh", daemon.refresh),
+            ("feed", lambda: daemon.feed(GameCommand("wake").event(table.now))),
+            ("handle_item", lambda: daemon.handle_item(Wake())),
         ):
-            with pytest.raises(WrongThread, match="loop thread only; from another thread, submit"):
+            said = (
+                f"Daemon.{name} runs on the table's loop thread only; from another thread, submit"
+            )
+            with pytest.raises(WrongThread, match=f"^{re.escape(said)}$"):
                 await asyncio.to_thread(call)
         assert table.events == type(table.events)()  # nothing happened

@@ -1,5 +1,6 @@
 """The LCD menu, driven with the encoder alone on the simulated table (SPEC §3)."""
 
+import asyncio
 import logging
 import math
 
@@ -600,7 +601,8 @@ async def test_the_menu_closes_by_itself_when_left_alone(config, caplog):
         await table.advance(1.5)
         assert not table.daemon.panel.is_open
         assert lcd(table) == ("Table   timer 4s", "Press to join")
-    assert "menu closed after 30 s untouched" in [r.getMessage() for r in caplog.records]
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["menu opened", "menu closed after 30 s untouched"]
 
 
 async def test_a_launcher_jam_takes_the_lcd_from_the_menu(config):
@@ -711,6 +713,27 @@ async def test_using_the_menu_keeps_the_table_awake():
         await table.advance(61.0)
         assert table.events_of("asleep")
         assert table.lcd_model.backlight is False
+
+
+async def test_a_turn_of_the_knob_that_wakes_the_table_only_wakes_it():
+    config = Config(settings=Settings({"sleep_time": 1}))
+    async with SimTable(config) as table:
+        await table.advance(61.0)
+        assert table.events_of("asleep")
+        await table.turn(1)
+        assert not table.daemon.table.asleep
+        assert not table.daemon.panel.is_open
+        await table.turn(1)  # the next opens the menu
+        assert table.daemon.panel.is_open
+
+
+async def test_a_change_from_a_remote_is_not_someone_at_the_table():
+    config = Config(settings=Settings({"sleep_time": 1}))
+    async with SimTable(config) as table:
+        await table.advance(50.0)
+        await asyncio.wrap_future(table.daemon.submit(ChangeSettings({"volume": "low"})))
+        await table.advance(11.0)
+        assert table.events_of("asleep")
 
 
 async def test_a_quick_dispense_from_the_menu_is_someone_at_the_table():
