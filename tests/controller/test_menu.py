@@ -498,6 +498,21 @@ async def test_hardware_test_lights_buttons_buzzer_eject_and_beam(config):
         assert label(table) == "Hardware test"
 
 
+async def test_the_beam_test_follows_the_beam_as_it_changes(config):
+    async with SimTable(config) as table:
+        await goto(table, "Hardware test")
+        await push(table)
+        await goto(table, "Beam sensor")
+        await push(table)
+        assert lcd(table) == ("Test: beam", "clear")
+        beam = table.daemon.board.beam
+        assert beam is not None
+        for drive, shown in ((beam.pin.drive_high, "BLOCKED"), (beam.pin.drive_low, "clear")):
+            drive()  # a hand in the slot, and out again: nothing else happens meanwhile
+            await table.settle()
+            assert lcd(table) == ("Test: beam", shown)
+
+
 async def test_the_button_test_starts_each_time_with_no_button_shown(config):
     async with SimTable(config) as table:
         await goto(table, "Hardware test")
