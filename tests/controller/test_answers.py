@@ -3,6 +3,7 @@ answer given for a press or a wakeup is what the lights show once the engine has
 at the table, ending a turn and a turn running out are lit before the engine steps for them."""
 
 import asyncio
+import logging
 
 from hypothesis import HealthCheck, event, given, settings
 
@@ -82,3 +83,26 @@ async def test_the_next_seat_and_a_timeout_are_lit_before_the_engine_steps(monke
         assert table.light(lit) == "flash"
         assert timed_out == [[table.light(seat) for seat in (1, 2, 3)]]
         assert table.daemon.answers.missed == 0
+
+
+async def test_an_answer_that_cannot_be_worked_out_is_logged_and_the_others_still_are(
+    monkeypatch, caplog
+):
+    async with SimTable(seed=4) as table:
+        engine_step = controller.game.step
+
+        def step(state, step_event, now, rng):
+            if rng is not table.daemon.rng and step_event == Press("seat2", step_event.time):
+                raise RuntimeError("no answer for seat 2")
+            return engine_step(state, step_event, now, rng)
+
+        monkeypatch.setattr(controller.game, "step", step)
+        await table.tap("seat1")
+        await table.daemon.answers.ready()
+        now = table.now
+        answers = table.daemon.answers
+        assert answers.ahead(table.daemon.table, Press("seat2", now), now) is None
+        assert answers.ahead(table.daemon.table, Press("seat3", now), now) is not None
+    [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert record.getMessage() == "working out the answer to seat2 failed"
+    assert record.exc_info is not None
