@@ -5,6 +5,7 @@ at the table, ending a turn and a turn running out are lit before the engine ste
 import asyncio
 import logging
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 
 import controller.game
@@ -85,24 +86,28 @@ async def test_the_next_seat_and_a_timeout_are_lit_before_the_engine_steps(monke
         assert table.daemon.answers.missed == 0
 
 
+@pytest.mark.parametrize("failing", ["seat2", "the wakeup"])
 async def test_an_answer_that_cannot_be_worked_out_is_logged_and_the_others_still_are(
-    monkeypatch, caplog
+    monkeypatch, caplog, failing
 ):
     async with SimTable(seed=4) as table:
         engine_step = controller.game.step
 
         def step(state, step_event, now, rng):
-            if rng is not table.daemon.rng and step_event == Press("seat2", step_event.time):
-                raise RuntimeError("no answer for seat 2")
+            ahead = rng is not table.daemon.rng
+            if ahead and getattr(step_event, "input", "the wakeup") == failing:
+                raise RuntimeError(f"no answer for {failing}")
             return engine_step(state, step_event, now, rng)
 
         monkeypatch.setattr(controller.game, "step", step)
         await table.tap("seat1")
         await table.daemon.answers.ready()
-        now = table.now
-        answers = table.daemon.answers
-        assert answers.ahead(table.daemon.table, Press("seat2", now), now) is None
-        assert answers.ahead(table.daemon.table, Press("seat3", now), now) is not None
+        now, answers = table.now, table.daemon.answers
+        shown = {
+            name: answers.ahead(table.daemon.table, Press(name, now), now) is not None
+            for name in ("seat2", "seat3")
+        }
+        assert shown == {"seat2": failing != "seat2", "seat3": True}
     [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
-    assert record.getMessage() == "working out the answer to seat2 failed"
+    assert record.getMessage() == f"working out the answer to {failing} failed"
     assert record.exc_info is not None
