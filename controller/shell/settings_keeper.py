@@ -26,8 +26,7 @@ log = logging.getLogger(__name__)
 class SettingsKeeper:
     def __init__(self, store: SettingsStore | None, base: Settings) -> None:
         self.store = store
-        # "Reset settings" goes back to these: the config's values.
-        self.base = store.base if store is not None else base
+        self.base = base  # what "Reset settings" goes back to: the config's values
         self.not_saved: str | None = None  # why the disk refused the last write, if it did
 
     @classmethod

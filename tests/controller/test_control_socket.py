@@ -88,6 +88,12 @@ async def test_an_answer_holds_the_settings_those_unlike_the_configs_and_the_dis
 ):
     config = Config(settings=Settings({"turn_timer": 8}))
     async with SimTable(config, seed=1, state_dir=tmp_path) as table:
+        shown = await asked(tmp_path, {"show": True})
+        assert shown == {
+            "settings": dict(table.daemon.table.settings),
+            "changed": [],
+            "not_saved": None,  # nothing refused yet
+        }
         answer = await asked(tmp_path, {"set": {"picker": "fair", "turn_timer": 8}})
         assert answer == {
             "settings": dict(table.daemon.table.settings),
