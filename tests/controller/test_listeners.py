@@ -14,11 +14,12 @@ import pytest
 
 from controller.config import Config
 from controller.errors import WrongThread
+from controller.game import View
 from controller.game.holds import WIN_HOLD
 from controller.requests import ChangeSettings, DealCards, GameCommand
 from controller.settings import Settings
 from controller.shell.inbox import Wake
-from controller.shell.publish import GameEvent, Publisher
+from controller.shell.publish import GameEvent, Publisher, Shown
 from controller.simulation.table import SimTable
 
 CONFIG = Config(seats=3, settings=Settings({"turn_timer": 4, "timeout_penalty": 2}))
@@ -158,6 +159,17 @@ def test_each_event_is_logged_on_one_line_with_its_data(caplog):
     caplog.set_level(logging.INFO, logger="controller.shell.publish")
     Publisher().announce("dispense", {"seat": 2, "cards": 3, "reason": "quick"})
     assert [r.getMessage() for r in caplog.records] == ["dispense seat=2 cards=3 reason=quick"]
+
+
+def test_viewers_are_told_what_the_table_shows_whenever_it_changes_and_only_then():
+    publisher = Publisher()
+    told: list[Shown] = []
+    publisher.look(told.append)
+    view = View(("on", "off"), ("Seat 1 turn", ""))
+    for shown, link in ((view, True), (view, True), (None, True), (view, False), (view, False)):
+        publisher.showing(shown, link)
+    assert told == [Shown(view, True), Shown(view, False)]
+    assert publisher.shown == Shown(view, False)
 
 
 def test_a_callback_with_no_name_of_its_own_is_named_as_it_prints(caplog):

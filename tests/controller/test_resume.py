@@ -249,7 +249,7 @@ async def test_a_time_line_that_holds_no_time_leaves_the_snapshots_own(tmp_path)
 
 
 async def test_a_resumed_game_that_fails_to_draw_is_set_aside_and_the_table_starts(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, caplog
 ):
     """Whatever a snapshot that passed every check still gets wrong, the first step or draw
     of the resumed game is where it shows: the table sets it aside and starts a new game,
@@ -270,12 +270,16 @@ async def test_a_resumed_game_that_fails_to_draw_is_set_aside_and_the_table_star
         draw(renderer, table, panel)
 
     monkeypatch.setattr(Renderer, "draw", failing_draw)
+    caplog.clear()
     async with SimTable(settings, seed=5, state_dir=tmp_path) as table:
         assert table.lcd == ("Saved game bad: ", "new game        ")
         assert table.daemon.table.phase.value == "seating"
         await table.advance(3.0)
         assert first + table.cards_out == 4
     assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == saved
+    failed = [r for r in caplog.records if r.getMessage().startswith("the resumed game")]
+    assert [r.getMessage() for r in failed] == ["the resumed game failed on its first step"]
+    assert failed[0].exc_info is not None and failed[0].exc_info[0] is IndexError
 
 
 @pytest.mark.parametrize("owing", [True, False], ids=["cards owed", "none owed"])
