@@ -8,7 +8,6 @@ texts, the notices, the terminal view) and `web` (the web page's own texts).
 from __future__ import annotations
 
 import gettext
-import logging
 from functools import cache
 from pathlib import Path
 
@@ -21,40 +20,29 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
 
 
-log = logging.getLogger(__name__)
-
 # What a translation is to its users: gettext's texts of one language and domain.
 Words = gettext.NullTranslations
-
-
-@cache
-def _compiled(language: str, domain: str) -> str | None:
-    """The path of `domain`'s compiled catalog in `language`; None for English, for a
-    language the table does not have, and for a catalog missing from the install, which the
-    log says once: the table then shows that domain's texts in English."""
-    if language == "en" or language not in LANGUAGES:
-        return None
-    path = gettext.find(domain, LOCALE_DIR, [language])
-    if path is None:
-        log.warning(
-            "the %s texts in %s are missing from %s (the install compiles them): "
-            "they are shown in English",
-            domain,
-            LANGUAGE_NAMES[language],
-            LOCALE_DIR,
-        )
-    return path
 
 
 @cache
 def translation(language: str, domain: str = "flashtable") -> Words:
     """The texts of `domain` in `language`: English (the ids themselves) for "en", for a
     language the table does not have, and for a message its catalog lacks."""
-    path = _compiled(language, domain)
-    if path is None:
+    if language == "en" or language not in LANGUAGES:
         return gettext.NullTranslations()
-    with open(path, "rb") as mo:
-        return gettext.GNUTranslations(mo)
+    return gettext.translation(domain, LOCALE_DIR, [language], fallback=True)
+
+
+def missing() -> list[Path]:
+    """The compiled catalogs an install should hold and does not (a checkout run without
+    `./dev`, a copy that left out the .mo files): their texts show in English."""
+    return [
+        LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.mo"
+        for language in LANGUAGES
+        if language != "en"
+        for domain in DOMAINS
+        if gettext.find(domain, LOCALE_DIR, [language]) is None
+    ]
 
 
 # The languages the LCD shows: its ROM has no Chinese, so for "zh" it shows English.
@@ -76,8 +64,8 @@ def catalog(language: str, domain: str = "web") -> dict[str, str | list[str]]:
     """Every message of `domain` in `language`, for a page to translate with: msgid ->
     msgstr, a plural's singular msgid -> its forms in the catalog's order, and "" -> the
     language's plural rule (its Plural-Forms header). English: no messages, its rule."""
-    path = _compiled(language, domain)
-    if path is None:
+    path = gettext.find(domain, LOCALE_DIR, [language]) if language in LANGUAGES else None
+    if language == "en" or path is None:
         return {"": ENGLISH_PLURALS}
     with open(path, "rb") as mo:
         compiled = _Compiled(mo)

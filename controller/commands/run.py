@@ -13,6 +13,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .. import catalogs
 from ..config import Config
 from ..errors import CannotStart
 from ..requests import RereadSettings
@@ -189,6 +190,8 @@ async def run_daemon(
     loop = asyncio.get_running_loop()
     tally = TroubleTally(logging.getLogger("asyncio"))
     tally_loop_errors(loop, tally)
+    for path in catalogs.missing():
+        log.warning("%s is missing (the install compiles it): its texts show in English", path)
     try:
         daemon = build_daemon(config, state_dir, simulated=simulated, seed=seed, notices=notices)
     except CannotStart as err:

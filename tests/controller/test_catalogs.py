@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gettext
 import io
-import logging
 import shutil
 import string
 import subprocess
@@ -116,32 +115,16 @@ def test_english_is_the_texts_themselves_and_an_unknown_language_english():
         assert catalogs.catalog(language) == {"": catalogs.ENGLISH_PLURALS}
 
 
-def forget_what_was_read():
-    catalogs._compiled.cache_clear()
-    catalogs.translation.cache_clear()
+def test_an_install_with_every_catalog_misses_none():
+    assert catalogs.missing() == []
 
 
-@pytest.fixture
-def no_catalogs(tmp_path, monkeypatch):
-    """An install whose compiled catalogs are missing."""
+def test_an_install_without_its_catalogs_misses_each(tmp_path, monkeypatch):
     monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
-    forget_what_was_read()
-    yield tmp_path
-    forget_what_was_read()
-
-
-def test_a_missing_catalog_shows_english_and_the_log_says_so_once(no_catalogs, caplog):
-    for _ in range(2):
-        assert catalogs.translation("de").gettext("Paused") == "Paused"
-        assert catalogs.catalog("de", "web") == {"": catalogs.ENGLISH_PLURALS}
-    said = [(r.levelno, r.getMessage()) for r in caplog.records]
-    assert said == [
-        (
-            logging.WARNING,
-            f"the {domain} texts in Deutsch are missing from {no_catalogs} "
-            "(the install compiles them): they are shown in English",
-        )
-        for domain in ("flashtable", "web")
+    assert catalogs.missing() == [
+        tmp_path / language / "LC_MESSAGES" / f"{domain}.mo"
+        for language in TRANSLATED
+        for domain in DOMAINS
     ]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from controller import catalogs
 from controller.commands.cli import main
 from controller.commands.run import CANNOT_START, run_daemon
 from controller.config import Config
@@ -298,6 +299,17 @@ def without_gpiod(monkeypatch) -> None:
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     monkeypatch.delitem(sys.modules, "hardware.gpiod_pins", raising=False)
     monkeypatch.setitem(sys.modules, "gpiod", None)
+
+
+def test_a_daemon_whose_install_lacks_a_catalog_says_so_at_its_start(caplog, monkeypatch, tmp_path):
+    without_gpiod(monkeypatch)  # a start that goes no further: no pins here
+    monkeypatch.setattr(catalogs, "missing", lambda: [tmp_path / "de/LC_MESSAGES/web.mo"])
+    assert asyncio.run(run_daemon(Config(), tmp_path, simulated=False, seed=1)) == CANNOT_START
+    notes = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert notes == [
+        f"{tmp_path}/de/LC_MESSAGES/web.mo is missing (the install compiles it): its texts "
+        "show in English"
+    ]
 
 
 def test_run_on_a_former_pin_factory_logs_that_it_plays_on_the_chip(caplog, monkeypatch, tmp_path):
