@@ -26,6 +26,14 @@ def systemd(tmp_path, monkeypatch):
         yield sock
 
 
+def environment(monkeypatch, name: str, value: str | None) -> None:
+    """`name` set to `value` in the environment, or unset for None."""
+    if value is None:
+        monkeypatch.delenv(name, raising=False)
+    else:
+        monkeypatch.setenv(name, value)
+
+
 def heard(sock: socket.socket) -> list[str]:
     words = []
     while True:
@@ -52,10 +60,7 @@ def test_an_abstract_socket_is_named_with_an_at_sign(monkeypatch):
 
 @pytest.mark.parametrize("address", [None, ""], ids=["unset", "empty"])
 def test_without_systemd_nothing_is_sent(monkeypatch, address, caplog):
-    if address is None:
-        monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
-    else:
-        monkeypatch.setenv("NOTIFY_SOCKET", address)
+    environment(monkeypatch, "NOTIFY_SOCKET", address)
     assert not notify("READY=1")
     assert caplog.records == []
 
@@ -83,14 +88,9 @@ def test_a_socket_nobody_listens_on_is_a_warning_and_the_daemon_goes_on(
     ],
 )
 def test_the_watchdog_is_fed_at_half_the_time_systemd_asks_for(monkeypatch, usec, pid, interval):
-    for name, value in (("WATCHDOG_USEC", usec), ("WATCHDOG_PID", pid)):
-        if value is None:
-            monkeypatch.delenv(name, raising=False)
-        else:
-            mine = str(os.getpid())
-            monkeypatch.setenv(
-                name, {"mine": mine, "another": str(os.getpid() + 1)}.get(value, value)
-            )
+    pids = {"mine": str(os.getpid()), "another": str(os.getpid() + 1), None: None}
+    environment(monkeypatch, "WATCHDOG_USEC", usec)
+    environment(monkeypatch, "WATCHDOG_PID", pids[pid])
     assert watchdog_interval() == interval
 
 
