@@ -5,13 +5,10 @@ that asks nothing in time let go, and nothing past a line's bound taken, either 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
 import socket
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,8 @@ from controller.settings import Settings
 from controller.shell import control_socket
 from controller.shell.control_socket import MAX_CLIENTS, MAX_LINE, SOCKET_NAME, ask
 from controller.simulation.table import SimTable
+
+from .table_socket import listening
 
 NOT_ONE = 'not one of {"show": true}, {"set": {...}}, {"reset": true}'
 
@@ -150,38 +149,6 @@ async def test_a_request_past_a_lines_bound_is_let_go_unanswered(tmp_path, caplo
         assert table.daemon.table.settings.picker == "classic"
     said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert said == [f"flashtable settings: a request longer than {MAX_LINE} bytes not taken"]
-
-
-@contextlib.contextmanager
-def listening(state_dir: Path, answer: bytes | None, *, reads: bool = True) -> Iterator[None]:
-    """Something on the table's socket that reads a request (unless not `reads`: it hangs up
-    at once) and answers `answer`, or, for None, holds the connection unanswered while it
-    lasts."""
-    held: list[socket.socket] = []
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.bind(str(state_dir / SOCKET_NAME))
-        sock.listen()
-        sock.settimeout(60)  # a client that never comes ends the test, not the suite
-
-        def serve() -> None:
-            connection, _ = sock.accept()
-            held.append(connection)
-            if not reads:
-                connection.close()
-                return
-            connection.recv(MAX_LINE)
-            if answer is not None:
-                connection.sendall(answer)
-                connection.shutdown(socket.SHUT_WR)
-
-        thread = threading.Thread(target=serve)
-        thread.start()
-        try:
-            yield
-        finally:
-            thread.join()
-            for connection in held:
-                connection.close()
 
 
 def test_a_table_that_takes_a_request_and_never_answers_is_given_up_on_in_time(tmp_path):

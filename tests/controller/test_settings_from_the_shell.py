@@ -10,7 +10,6 @@ import json
 import logging
 import os
 import socket
-import threading
 
 from controller import main
 from controller.config import Config
@@ -18,6 +17,7 @@ from controller.settings import Settings
 from controller.shell.control_socket import SOCKET_NAME
 from controller.simulation.table import SimTable
 
+from .table_socket import listening
 from .web.running_table import RunningTable
 
 
@@ -82,16 +82,7 @@ async def test_the_running_table_answers_show_set_and_reset_and_refuses_what_its
 
 def test_a_table_that_gives_no_answer_is_never_taken_for_done(tmp_path, capsys):
     # Something listens on the table's socket, reads the request, and hangs up unanswered.
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listening:
-        listening.bind(str(tmp_path / SOCKET_NAME))
-        listening.listen()
-
-        def hang_up() -> None:
-            connection, _ = listening.accept()
-            with connection:
-                connection.recv(4096)
-
-        threading.Thread(target=hang_up, daemon=True).start()
+    with listening(tmp_path, b""):
         assert main(settings("set", "turn_timer=8", "--state-dir", str(tmp_path))) == 1
     out, err = capsys.readouterr()
     assert out == ""
