@@ -84,9 +84,9 @@ def owed_file(*slots: bytes) -> bytes:
     return bytes(data)
 
 
-def slot_of(seq: int, cards: object, fault: object = None) -> bytes:
+def slot_of(seq: object, cards: object, fault: object = None) -> bytes:
     """A slot with a right checksum for whatever values it is given."""
-    body = f'"seq": {seq}, "owed": {json.dumps(cards)}, "fault": {json.dumps(fault)}'
+    body = f'"seq": {json.dumps(seq)}, "owed": {json.dumps(cards)}, "fault": {json.dumps(fault)}'
     return ("{" + body + f', "check": {zlib.crc32(body.encode())}' + "}").encode()
 
 
@@ -98,6 +98,7 @@ BAD_OWED = {
     "true for a count": owed_file(slot_of(1, True), slot_of(2, True)),
     "a negative count": owed_file(slot_of(1, -3), slot_of(2, -3)),
     "an unknown fault": owed_file(slot_of(1, 2, "fire"), slot_of(2, 2, "fire")),
+    "text for a sequence": owed_file(slot_of("1", 3), slot_of("2", 2)),
     "both slots torn": owed_file(slot_of(1, 3)[:20], slot_of(2, 2)[:30]),
     "checksums wrong": owed_file(slot_of(1, 3).replace(b"3", b"4"), slot_of(2, 2)[::-1]),
     "the old JSON file": b'{"owed": 3, "fault": null}',
@@ -111,6 +112,7 @@ OWED_SAID = {
     "true for a count": NO_RECORD + '"seq": 1, "owed": true, "fault": null',
     "a negative count": NO_RECORD + '"seq": 1, "owed": -3, "fault": null',
     "an unknown fault": NO_RECORD + '"seq": 1, "owed": 2, "fault": "fire"',
+    "text for a sequence": NO_RECORD + '"seq": "1", "owed": 3, "fault": null',
     "both slots torn": "no whole record of 0 to 108 cards",
     "checksums wrong": "no whole record of 0 to 108 cards",
     "the old JSON file": f"not {owed.FILE_SIZE} bytes long",
