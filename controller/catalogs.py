@@ -90,6 +90,16 @@ def cells(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+def decimal(words: Words, number: str) -> str:
+    """`number`, as Python writes it ("12.5s"), with the decimal mark of `words`' language:
+    "12,5s" in German."""
+    whole, point, fraction = number.partition(".")
+    if not point:
+        return number
+    # Translators: a number with decimals ("12.5"), its decimal mark as the language writes it.
+    return words.gettext("{whole}.{fraction}").format(whole=whole, fraction=fraction)
+
+
 def N_(text: str) -> str:
     """`text` itself, marked where it is written for the catalogs: it is translated where it
     is shown."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+from ..catalogs import Words, decimal
 from . import score
 from .effects import Announce, Effect
 from .frozen import replace
@@ -124,7 +125,7 @@ def pages(table: Table) -> tuple[Lines, ...]:
     ]
     for seat, standing in sorted(standings.seats.items()):
         average = standing.average_place
-        place = "-" if average is None else f"{average:.1f}"
+        place = "-" if average is None else decimal(t, f"{average:.1f}")
         wins = t.gettext("wins {count}").format(count=standing.wins)
         late = t.gettext("late {count}").format(count=standing.timeouts)
         screens += [
@@ -132,17 +133,19 @@ def pages(table: Table) -> tuple[Lines, ...]:
                 lcd_row(table, seat, right=rounds(standing.rounds)),
                 row(wins, t.gettext("place {place}").format(place=place)),
             ),
-            (lcd_row(table, seat, right=late), slap_line(standing.slap)),
+            (lcd_row(table, seat, right=late), slap_line(t, standing.slap)),
         ]
     return tuple(screens)
 
 
-def slap_line(times: SlapTimes) -> str:
+def slap_line(t: Words, times: SlapTimes) -> str:
     """ "SLAP 312ms/450ms": the best and the average reaction, or "-" without a press; each
-    whole, whatever the race window allowed ("SLAP 1.10s/1.50s")."""
+    whole, whatever the race window allowed ("SLAP 1.10s/1.50s", "SLAP 1,10s/1,50s" in
+    German)."""
     if times.best_ms is None or times.average_ms is None:
         return row("SLAP", "-")
-    return row("SLAP", f"{reaction(times.best_ms)}/{reaction(times.average_ms)}")
+    best, average = (decimal(t, reaction(ms)) for ms in (times.best_ms, times.average_ms))
+    return row("SLAP", f"{best}/{average}")
 
 
 def reaction(ms: int) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ..catalogs import N_
+from ..catalogs import N_, decimal
 from . import score, standings
 from .effects import Announce, Effect, Sound
 from .frozen import replace
@@ -182,13 +182,13 @@ def _seat_pages(table: Table, seat: int, winner: int | None) -> tuple[Lines, Lin
     return (
         (
             lcd_row(table, seat, right=turns),
-            row(t.gettext("avg turn"), "-" if average is None else f"{average:.1f}s"),
+            row(t.gettext("avg turn"), "-" if average is None else decimal(t, f"{average:.1f}s")),
         ),
         (
             lcd_row(table, seat, right=t.gettext("late {count}").format(count=stats.timeouts)),
             row(slaps, t.gettext("cards {count}").format(count=stats.launcher_cards)),
         ),
-        (lcd_row(table, seat, right=rank), standings.slap_line(stats.slap)),
+        (lcd_row(table, seat, right=rank), standings.slap_line(t, stats.slap)),
     )
 
 

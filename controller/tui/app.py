@@ -17,7 +17,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from controller.catalogs import N_, Words, translation
+from controller.catalogs import N_, Words, decimal, translation
 from controller.config import Config
 from controller.simulation.table import SimTable
 
@@ -295,5 +295,7 @@ class TableApp(App[int]):
         out = self.table.daemon.table.places if self.table is not None else ()
         places = words.gettext("places {seats}").format(seats=" ".join(map(str, out)))
         status = words.gettext("Flash Table sim  {seats} seats  seed {seed}  time x{scale}")
-        status = status.format(seats=self.seats, seed=self.seed, scale=f"{self.time_scale:g}")
-        return f"{status}  {game_time:7.1f} s{'  ' + places if out else ''}{hold}"
+        scale = decimal(words, f"{self.time_scale:g}")
+        status = status.format(seats=self.seats, seed=self.seed, scale=scale)
+        clock = decimal(words, f"{game_time:7.1f}")
+        return f"{status}  {clock} s{'  ' + places if out else ''}{hold}"

@@ -4,7 +4,7 @@ player runs without it)."""
 
 from __future__ import annotations
 
-from controller.catalogs import N_, Words, translation
+from controller.catalogs import N_, Words, decimal, translation
 from controller.catalogs import cells as width
 from controller.game import Table, score
 from controller.game.seat_names import name_of
@@ -45,7 +45,7 @@ def standings_lines(table: Table, words: Words | None = None) -> list[str]:
             f"{seat} {table.names.get(seat, '')}".strip(),
             str(standing.rounds),
             str(standing.wins),
-            "-" if average is None else f"{average:.2f}",
+            "-" if average is None else decimal(t, f"{average:.2f}"),
             str(standing.timeouts),
             _ms(standing.slap.best_ms),
             _ms(standing.slap.average_ms),

@@ -6,11 +6,14 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from controller.catalogs import translation
+from controller.game.frozen import replace
+from controller.game.state import SeatStanding, SlapTimes, Standings
 from controller.tui.app import TableApp
 from controller.tui.keys import SHIFTED_DIGITS
 from controller.tui.standings_screen import StandingsScreen
-from controller.tui.standings_table import row
+from controller.tui.standings_table import row, standings_lines
 
+from .game.driver import Game
 from .test_tui import keys, lit_seat, play, screen, seat_box
 
 PLACES = {"finish": "places", "turn_timer": "off"}
@@ -70,3 +73,19 @@ def test_s_shows_the_standings_after_a_round():
         assert not isinstance(app.screen, StandingsScreen)
 
     play(scenario, settings=PLACES)
+
+
+def test_the_standings_in_german_write_the_average_place_with_a_decimal_comma():
+    standing = SeatStanding(rounds=2, wins=1, placed=2, place_total=3, timeouts=0, slap=SlapTimes())
+    table = replace(Game(PLACES).table, standings=Standings(rounds=2, seats={1: standing}))
+    german = translation("de")
+    assert row(german, ("1", "2", "1", "1,50", "0", "-", "-")) in standings_lines(table, german)
+
+
+def test_the_views_clock_and_speed_keep_the_decimal_mark_of_the_tables_language():
+    async def scenario(app: TableApp, pilot: Pilot) -> None:
+        await keys(app, pilot, "1", "2", "p", gap=0.25)
+        status = top_line(app)
+        assert "Zeit x0,5" in status and status.rstrip().endswith(" 0,8 s"), status
+
+    play(scenario, settings={"language": "de"}, time_scale=0.5)

@@ -3,7 +3,7 @@ English words, so a German screen comes and goes exactly as the English one does
 
 from __future__ import annotations
 
-from controller.game import Configure
+from controller.game import Command, Configure, Phase
 from controller.game.holds import OUT_HINT
 from controller.game.lcd_charset import can_show
 from controller.menu.navigator import Menu, Turn, current, step
@@ -63,3 +63,20 @@ def test_changing_the_language_in_the_menu_keeps_the_menu_on_the_language():
         menu, _ = step(menu, Turn(1), context("en"))
     menu, _ = current(menu, context("de"))
     assert current(menu, context("de"))[1].key == "language"
+
+
+def test_a_german_summary_writes_the_average_turn_with_a_decimal_comma():
+    game = Game({**GERMAN, "turn_timer": "off"}, seed=1)
+    lit = game.start(1, 2)
+    game.wait(2.5)
+    game.press(f"seat{lit}")
+    game.feed(Command("new_round", game.now))
+    assert game.table.phase is Phase.ROUND_OVER
+    [over] = game.announced("round_over")
+    [average] = [s["average_turn"] for s in over["seats"] if s["seat"] == lit]
+    game.tap(f"seat{lit}", hold=0.05)  # a seated press brings up that seat's screens
+    assert game.lines == (
+        f"Sitz {lit}     1 Zug",
+        "Mittl. Zug  " + f"{average:.1f}s".replace(".", ","),
+    )
+    assert game.lines[1].endswith(" 2,6s")  # the turn began as Play/Pause went down

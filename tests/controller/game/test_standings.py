@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from controller.catalogs import translation
 from controller.game import Command, Phase
 from controller.game.codec import encode
 from controller.game.frozen import replace
@@ -172,7 +173,18 @@ def test_every_standings_screen_fits_the_lcd_with_the_largest_figures():
     ],
 )
 def test_a_reaction_time_shows_whole_beside_its_label(best, total, line):
-    assert slap_line(SlapTimes(presses=2, total_ms=total, best_ms=best)) == line
+    assert slap_line(translation("en"), SlapTimes(presses=2, total_ms=total, best_ms=best)) == line
+
+
+def test_a_german_table_writes_its_figures_with_a_decimal_comma():
+    slap = SlapTimes(presses=2, total_ms=3010, best_ms=1109)
+    standing = SeatStanding(rounds=2, wins=1, placed=2, place_total=3, timeouts=0, slap=slap)
+    german = Game({**PLACES, "language": "de"}).table
+    screens = pages(replace(german, standings=Standings(rounds=2, seats={1: standing})))
+    assert screens[1][1].endswith(" 1,5") and screens[2][1] == "SLAP 1,10s/1,50s"
+    assert slap_line(translation("de"), SlapTimes(presses=2, total_ms=776, best_ms=212)) == (
+        "SLAP 212ms/388ms"
+    )
 
 
 def test_in_extreme_the_seating_screen_keeps_the_launchers_result_in_sight():
