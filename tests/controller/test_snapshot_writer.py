@@ -429,3 +429,31 @@ def test_a_stop_whose_last_flush_fails_says_so_and_keeps_what_was_written(
     writer.close()
     assert caplog.messages == [f"cannot save the time left to {path}: input/output error"]
     assert path.read_bytes() == b'{"seat":1}\nclock\n'
+
+
+def test_the_time_left_is_never_written_through_a_link_put_in_the_snapshots_place(
+    tmp_path, monkeypatch
+):
+    """The file kept open for the time left is the snapshot just written: a link put in its
+    place in the moment between is refused, as any refusal of the disk, and nothing goes
+    through it."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_bytes(b"not the table's file\n")
+    real = snapshot_writer.write_atomic
+
+    def swapped(path, data):
+        real(path, data)
+        path.unlink()
+        path.symlink_to(elsewhere)
+
+    monkeypatch.setattr(snapshot_writer, "write_atomic", swapped)
+    refused: list[OSError] = []
+    writer = snapshot_writer.SnapshotWriter(
+        tmp_path / snapshot.FILE_NAME, on_refused=refused.append
+    )
+    writer.snapshot(b'{"seat":1}\n', b"clock\n", 0.0)
+    writer.wait()
+    writer.time_left(b"later\n", 6.0)
+    writer.close()
+    assert elsewhere.read_bytes() == b"not the table's file\n"
+    assert [err.errno for err in refused] == [errno.ELOOP]
