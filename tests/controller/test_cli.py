@@ -14,6 +14,7 @@ from controller import catalogs
 from controller.commands.cli import main
 from controller.commands.run import CANNOT_START, run_daemon
 from controller.config import Config
+from controller.storage.statefile import MAX_BYTES
 
 
 @pytest.mark.parametrize(
@@ -94,8 +95,12 @@ def test_settings_are_shown_set_and_reset_from_the_shell(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     ("damaged", "said"),
-    [(b'{"turn_timer": ', "not valid JSON"), (b"[6]", "not a table of settings")],
-    ids=["truncated", "a list"],
+    [
+        (b'{"turn_timer": ', "not valid JSON"),
+        (b"[6]", "not a table of settings"),
+        (b" " * (MAX_BYTES + 1), f"larger than {MAX_BYTES} bytes"),
+    ],
+    ids=["truncated", "a list", "too large"],
 )
 def test_showing_damaged_settings_changes_nothing_and_a_change_sets_the_file_aside(
     tmp_path, capsys, damaged, said
@@ -428,3 +433,9 @@ def test_a_busy_line_stops_the_table_naming_its_role_and_holder(monkeypatch, tmp
     )
     assert backpack.model.lines == ("Cannot start:   ", "pins fail       ")
     assert threading.active_count() == threads
+
+
+def test_the_shell_keeps_a_change_in_a_state_directory_it_makes_with_its_parents(tmp_path, capsys):
+    state_dir = tmp_path / "var" / "lib" / "flashtable"
+    assert main(["settings", "set", "turn_timer=8", "--state-dir", str(state_dir)]) == 0
+    assert json.loads((state_dir / "settings.json").read_text()) == {"turn_timer": 8}

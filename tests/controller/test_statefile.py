@@ -180,6 +180,16 @@ def test_a_state_file_read_without_following_links_refuses_a_link(tmp_path):
         read_regular(tmp_path / "settings.json", 10, follow_links=False)
 
 
+def test_a_state_file_that_is_a_link_even_to_good_settings_is_set_aside_unread(tmp_path):
+    (tmp_path / "elsewhere.json").write_text('{"turn_timer": 8}')
+    (tmp_path / "settings.json").symlink_to(tmp_path / "elsewhere.json")
+    loaded = SettingsStore(tmp_path, Settings()).load()
+    assert loaded.settings == Settings()
+    [problem] = loaded.problems
+    assert "settings.json: a symbolic link, not a file; kept as settings.json.bad" in problem
+    assert (tmp_path / "settings.json.bad").is_symlink()
+
+
 def test_a_state_directory_is_made_with_its_parents_and_nothing_written_in_it(tmp_path):
     state_dir = tmp_path / "var" / "lib" / "flashtable"
     assert statefile.prepare(state_dir) == []
