@@ -3,6 +3,7 @@ left, the round's statistics and the cards still owed; a snapshot it cannot trus
 aside and the table starts fresh, saying so."""
 
 import json
+import logging
 
 import pytest
 
@@ -23,7 +24,7 @@ def config(**settings) -> Config:
     return Config(settings=Settings({"turn_timer": 6, "sleep_time": "off", **settings}))
 
 
-async def test_a_restart_resumes_the_turn_paused_with_the_time_it_had_left(tmp_path):
+async def test_a_restart_resumes_the_turn_paused_with_the_time_it_had_left(tmp_path, caplog):
     async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
         await start(table, 1, 3, 5)
         for _ in range(3):  # a few turns, for the statistics
@@ -35,8 +36,11 @@ async def test_a_restart_resumes_the_turn_paused_with_the_time_it_had_left(tmp_p
         turn = table.daemon.table.turn
         left = turn.deadline - table.now
         stats = table.daemon.table.stats
+    caplog.clear()
+    caplog.set_level(logging.INFO)
     async with SimTable(config(), seed=9, state_dir=tmp_path) as table:
         assert table.lcd == RESUMED
+        assert f"resumed the game from {tmp_path / 'game.json'}: paused" in caplog.messages
         resumed = table.daemon.table
         assert resumed.phase.value == "paused" and resumed.turn.seat == lit
         assert resumed.seated == {1, 3, 5}

@@ -9,6 +9,7 @@ import itertools
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -457,3 +458,16 @@ def test_the_time_left_is_never_written_through_a_link_put_in_the_snapshots_plac
     writer.close()
     assert elsewhere.read_bytes() == b"not the table's file\n"
     assert [err.errno for err in refused] == [errno.ELOOP]
+
+
+async def test_a_state_directory_put_out_of_the_way_mid_game_shows_not_a_folder(tmp_path):
+    state_dir = tmp_path / "state"
+    async with SimTable(config(), seed=3, state_dir=state_dir) as table:
+        await start(table, 1, 3)
+        await asyncio.to_thread(table.daemon.snapshots.wait)
+        shutil.rmtree(state_dir)
+        state_dir.write_text("in the way")
+        await play_turns(table, 1)
+        await asyncio.to_thread(table.daemon.snapshots.wait)
+        await table.settle()  # the writer's refusal reaches the loop
+        assert table.lcd == ("Not saving:     ", "not a folder    ")

@@ -248,3 +248,23 @@ def test_a_leftover_that_cannot_be_removed_is_left_and_the_start_goes_on(tmp_pat
     (tmp_path / "game.json.x2.tmp").mkdir()  # no file: unlink refuses it
     assert statefile.prepare(tmp_path) == []
     assert [path.name for path in tmp_path.iterdir()] == ["game.json.x2.tmp"]
+
+
+def test_what_a_write_cut_short_leaves_is_named_for_its_file_and_swept_at_the_next_start(
+    tmp_path, monkeypatch
+):
+    during: set[str] = set()
+    real = os.fsync
+
+    def fsync(fd):
+        during.update(path.name for path in tmp_path.iterdir())
+        real(fd)
+
+    monkeypatch.setattr(statefile.os, "fsync", fsync)
+    statefile.write_atomic(tmp_path / "settings.json", b"{}\n")
+    monkeypatch.undo()
+    [temporary] = during - {"settings.json"}
+    assert re.fullmatch(r"settings\.json\.\w{8}\.tmp", temporary), temporary
+    (tmp_path / temporary).write_bytes(b"{")  # as a power cut in the write leaves it
+    assert statefile.prepare(tmp_path) == []
+    assert [path.name for path in tmp_path.iterdir()] == ["settings.json"]
