@@ -124,11 +124,13 @@ async def test_cards_dispensed_and_jams_count_from_the_daemons_start(tmp_path):
         assert table.daemon.table.launcher.cards_out == 3
 
 
-async def test_seating_survives_a_restart(tmp_path):
+async def test_seating_survives_a_restart_with_no_word_of_a_game_to_resume(tmp_path):
     async with SimTable(config(), seed=1, state_dir=tmp_path) as table:
         await table.tap("seat2")
         await table.tap("seat4")
+        seating = table.lcd
     async with SimTable(config(), seed=1, state_dir=tmp_path) as table:
+        assert table.lcd == seating  # "press Play" is for a game paused at the cut
         assert table.daemon.table.seated == {2, 4}
         assert table.lights[2] == "on" and table.lights[4] == "on"
 

@@ -341,6 +341,21 @@ async def test_past_120_snapshots_a_minute_the_newest_waits_for_room_and_reaches
         )
 
 
+async def test_a_stop_past_120_snapshots_a_minute_still_leaves_the_newest_game_on_the_disk(
+    tmp_path, handed
+):
+    settings = Config(settings=Settings({"turn_timer": "off", "sleep_time": "off"}))
+    async with SimTable(settings, seed=3, state_dir=tmp_path) as table:
+        await start(table, 1, 3)
+        for _ in range(130):
+            [lit] = table.lit()
+            await table.tap(f"seat{lit}")
+            await table.advance(0.2)
+        assert len(handed) == snapshot.MAX_WRITES_PER_MINUTE  # the bound is met
+        last = codec.encode(table.daemon.table, table.now)["stats"]
+    assert saved(tmp_path / snapshot.FILE_NAME)["stats"] == last
+
+
 def test_a_wait_returns_only_once_the_write_under_way_is_on_the_disk(tmp_path, monkeypatch):
     """A simulation waits for the writer before it reads the disk: nothing left to hand over
     is not enough, the write the thread has taken must be done too."""

@@ -1,6 +1,7 @@
 """State files survive a power cut at any moment of a write: the old file or the new, whole."""
 
 import errno
+import json
 import os
 import random
 import re
@@ -9,8 +10,8 @@ import pytest
 
 from controller.errors import DamagedFile
 from controller.settings import Settings
-from controller.storage import statefile
-from controller.storage.safe_read import read_regular
+from controller.storage import safe_read, statefile
+from controller.storage.safe_read import MAX_DEPTH, parse_json, read_regular
 from controller.storage.settings_store import SettingsStore
 
 OLD = {"turn_timer": 4}
@@ -268,3 +269,51 @@ def test_what_a_write_cut_short_leaves_is_named_for_its_file_and_swept_at_the_ne
     (tmp_path / temporary).write_bytes(b"{")  # as a power cut in the write leaves it
     assert statefile.prepare(tmp_path) == []
     assert [path.name for path in tmp_path.iterdir()] == ["settings.json"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * MAX_DEPTH + "]" * MAX_DEPTH,
+        '{"a": ' * MAX_DEPTH + "1" + "}" * MAX_DEPTH,
+        "[" + "[]," * MAX_DEPTH + "[]]",  # side by side, each closed: two deep
+        "[" + "{}," * MAX_DEPTH + "{}]",
+    ],
+    ids=["arrays", "objects", "arrays side by side", "objects side by side"],
+)
+def test_a_state_file_nested_as_deep_as_the_bound_is_read(text):
+    assert parse_json(text.encode()) == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+        '{"a": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1),
+    ],
+    ids=["arrays", "objects"],
+)
+def test_a_state_file_nested_one_level_past_the_bound_is_refused(text):
+    with pytest.raises(DamagedFile, match=f"^nested deeper than {MAX_DEPTH}$"):
+        parse_json(text.encode())
+
+
+def test_a_state_file_read_in_pieces_is_read_whole_and_refused_past_its_limit(
+    tmp_path, monkeypatch
+):
+    """A read may return less than it was asked for (a network file system's does): the
+    pieces make the file, and it is measured whole."""
+    real = os.read
+    monkeypatch.setattr(safe_read.os, "read", lambda fd, n: real(fd, min(n, 5)))
+    path = tmp_path / "settings.json"
+    path.write_bytes(b"0123456789")
+    assert read_regular(path, 10) == b"0123456789"
+    path.write_bytes(b"0123456789A")
+    with pytest.raises(DamagedFile, match=r"^larger than 10 bytes$"):
+        read_regular(path, 10)
+
+
+def test_a_state_file_that_cannot_be_opened_is_refused_in_the_systems_words(tmp_path):
+    with pytest.raises(OSError) as raised:
+        read_regular(tmp_path / ("x" * 300), 10, follow_links=False)
+    assert raised.value.errno == errno.ENAMETOOLONG
