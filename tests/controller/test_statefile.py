@@ -290,8 +290,10 @@ def test_a_state_file_nested_as_deep_as_the_bound_is_read(text):
     [
         "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
         '{"a": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1),
+        # ten deep, an empty list closed there, and seven deeper beside it
+        "[" * 10 + "[]," + "[" * (MAX_DEPTH - 9) + "]" * (MAX_DEPTH - 9) + "]" * 10,
     ],
-    ids=["arrays", "objects"],
+    ids=["arrays", "objects", "after a list closed"],
 )
 def test_a_state_file_nested_one_level_past_the_bound_is_refused(text):
     with pytest.raises(DamagedFile, match=f"^nested deeper than {MAX_DEPTH}$"):
