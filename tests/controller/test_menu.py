@@ -620,6 +620,30 @@ async def test_the_menu_closes_by_itself_when_left_alone(config, caplog):
     assert said == ["menu opened", "menu closed after 30 s untouched"]
 
 
+async def test_a_menu_that_cannot_draw_itself_is_closed_and_logged_and_play_goes_on(
+    config, caplog, monkeypatch
+):
+    async with SimTable(config) as table:
+        panel = table.daemon.panel
+        lines = panel.lines
+
+        def broken() -> tuple[str, str] | None:
+            if panel.is_open:
+                raise IndexError("a page that is not there")
+            return lines()
+
+        await table.turn(1)
+        monkeypatch.setattr(panel, "lines", broken)
+        await table.turn(1)
+        assert not panel.is_open
+        assert lcd(table) == ("Table   timer 4s", "Press to join")
+        await seat_and_start(table, 1, 2)
+        assert len(table.lit()) == 1
+    [failed] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert failed.getMessage() == "the menu failed to draw; closed"
+    assert failed.exc_info is not None and failed.exc_info[0] is IndexError
+
+
 async def test_a_launcher_jam_takes_the_lcd_from_the_menu(config):
     async with SimTable(config) as table:
         table.jam()

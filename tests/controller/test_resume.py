@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from controller.config import Config
-from controller.game import codec
+from controller.game import codec, replay
 from controller.settings import Settings
 from controller.shell.renderer import Renderer
 from controller.simulation.table import SimTable
@@ -282,6 +282,8 @@ async def test_a_resumed_game_that_fails_to_draw_is_set_aside_and_the_table_star
         assert table.daemon.table.phase.value == "seating"
         await table.advance(3.0)
         assert first + table.cards_out == 4
+        log = table.daemon.game_log  # the new game's, from its own start
+        assert replay(log, log.start, log.start_rng())[0] == table.daemon.table
     assert (tmp_path / f"{snapshot.FILE_NAME}.bad").read_bytes() == saved
     failed = [r for r in caplog.records if r.getMessage().startswith("the resumed game")]
     assert [r.getMessage() for r in failed] == ["the resumed game failed on its first step"]
