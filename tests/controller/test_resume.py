@@ -108,6 +108,19 @@ async def test_cards_the_owed_file_owes_beyond_the_snapshot_go_to_whoever_is_at_
         assert table.cards_out == more
 
 
+async def test_cards_owed_with_no_game_to_resume_are_dealt_to_whoever_is_at_the_slot(tmp_path):
+    """A cards-owed file that owes cards beside no snapshot at all (the game's file set
+    aside, or never written): the new game owes them, and deals them, at once."""
+    kept = OwedFile(tmp_path, on_kept=lambda: None, background=False)
+    kept.save((3, None))
+    kept.close()
+    async with SimTable(config(), seed=3, state_dir=tmp_path) as table:
+        queue = table.daemon.table.launcher.queue
+        assert [(d.seat, d.cards, d.reason) for d in queue] == [(None, 3, "restart")]
+        await table.advance(3.0)
+        assert table.cards_out == 3
+
+
 async def test_cards_dispensed_and_jams_count_from_the_daemons_start(tmp_path):
     # docs/mqtt.md: `cards_dispensed` and `jams` are this daemon's, not a resumed game's.
     settings = config(timeout_penalty=4, sleep_time="off")

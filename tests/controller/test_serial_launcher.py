@@ -15,7 +15,7 @@ from controller.config import Config, LauncherConfig
 from controller.game.events import ExactDraw
 from controller.shell import launcher_link
 from controller.shell.daemon import Daemon
-from controller.shell.renderer import LINK_DOWN
+from controller.shell.renderer import LINK_DOWN, OFFLINE_LINE, OFFLINE_TURN
 from controller.shell.wiring import Wiring
 from controller.storage.owed import OwedFile
 from hardware.clock import LoopClock
@@ -84,6 +84,31 @@ def test_the_daemon_dispenses_through_the_firmware_on_a_serial_port(tmp_path):
         daemon.stop()
         await running
         os.close(slave)
+
+    virtual_loop.run(main())
+
+
+def test_a_controller_silent_from_the_start_is_shown_offline_with_no_word_of_a_loss(tmp_path):
+    async def main() -> None:
+        clock = LoopClock(asyncio.get_running_loop())
+        master, slave = os.openpty()  # nothing answers at the other end
+        tty.setraw(slave)
+        port = tmp_path / "ttyACM-launcher"
+        port.symlink_to(os.ttyname(slave))
+        display, lcd = simulated_display()
+        daemon = serial_daemon(str(port), tmp_path, clock, display)
+        running = asyncio.create_task(daemon.run())
+        seen = []
+        for _ in range(round(4 * OFFLINE_TURN / 0.25)):
+            await asyncio.sleep(0.25)
+            seen.append(lcd.lines)
+        daemon.stop()
+        await running
+        os.close(master)
+        os.close(slave)
+        assert not daemon.launcher.ejector.link_up
+        assert fit(OFFLINE_LINE) in {first for first, _ in seen}  # in turns with the game's
+        assert on_glass(LINK_DOWN) not in seen  # never up, so never lost
 
     virtual_loop.run(main())
 
