@@ -1,6 +1,7 @@
 """The daemon shell: debounce, edge times, and the border between pin threads and the loop."""
 
 import asyncio
+import random
 import threading
 
 import pytest
@@ -8,8 +9,13 @@ import pytest
 from controller.config import Config
 from controller.game import Press, Release
 from controller.settings import Settings
+from controller.shell.daemon import Daemon
+from controller.shell.wiring import Wiring
 from controller.simulation.table import SimTable
+from hardware.clock import LoopClock
 from hardware.sim.bounce import chatter
+from hardware.sim.hd44780 import simulated_display
+from hardware.sim.pins import SimFactory
 
 
 async def test_a_5ms_bounce_burst_makes_one_press():
@@ -216,3 +222,13 @@ async def test_a_press_in_time_that_waits_behind_another_is_still_in_time():
         await table.settle()
         assert table.events_of("timeout") == []
         assert [e.data["seat"] for e in table.events_of("turn_ended")] == [lit]
+
+
+async def test_the_lights_and_the_buzzer_follow_the_settings_before_anything_shows():
+    clock = LoopClock(asyncio.get_running_loop())
+    config = Config(settings=Settings({"brightness": 40, "volume": "low"}))
+    display, _ = simulated_display()
+    wiring = Wiring(config.pinmap(simulated=True), SimFactory(clock), display, clock)
+    board = Daemon(config, wiring, rng=random.Random(1), state_dir=None, grace=0.0).board
+    assert {light.brightness for light in board.lights.values()} == {0.4}
+    assert board.buzzer.volume == "low"
