@@ -12,6 +12,7 @@ import pytest
 from controller.config import Config
 from controller.game.effects import Dispense
 from controller.game.launch import NO_CARDS
+from controller.requests import DealCards
 from controller.settings import Settings
 from controller.shell.daemon import Daemon
 from controller.shell.launcher_link import LauncherLink
@@ -359,3 +360,40 @@ async def test_a_table_of_eight_seats_has_no_launcher_and_says_so_where_its_mode
     said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name.endswith(".daemon")]
     warning = "no launcher is wired: penalties are shown on the LCD, not dispensed"
     assert said == [(logging.WARNING, warning)] * warned
+
+
+async def test_no_card_leaves_that_the_cards_owed_file_does_not_allow(tmp_path, monkeypatch):
+    """The daemon hands the launcher the cards-owed file's gate: a card goes only once the
+    disk holds the count it leaves behind (a count still on its way holds it back)."""
+    allowed = [False]
+    allows = OwedFile.allows
+    monkeypatch.setattr(OwedFile, "allows", lambda owed, cards: allowed[0] and allows(owed, cards))
+    async with SimTable(config(), seed=2, state_dir=tmp_path) as table:
+        table.daemon.handle(DealCards(2))
+        await table.advance(3.0)
+        assert table.cards_out == 0 and table.daemon.table.launcher.owed == 2
+
+
+async def test_no_dispense_leaves_for_the_controller_that_the_cards_owed_file_does_not_hold(
+    tmp_path, monkeypatch
+):
+    """The same gate on a serial controller: a dispense is asked for only once its record
+    (id, cards asked, cards counted) is on the disk."""
+    monkeypatch.setattr(OwedFile, "save_sent", lambda owed, sent: False)
+    async with SimTable(config(), seed=2, state_dir=tmp_path, firmware=True) as table:
+        table.daemon.handle(DealCards(2))
+        await table.advance(3.0)
+        assert table.launcher.cards_out == 0 and table.daemon.table.launcher.owed == 2
+
+
+async def test_the_controller_lets_the_next_card_go_only_once_the_disk_holds_the_last(
+    tmp_path, monkeypatch
+):
+    """After each card the record is written again with it counted; the controller is told
+    it may let the next one go (KEPT) only once the disk holds that."""
+    holds = OwedFile.holds
+    monkeypatch.setattr(OwedFile, "holds", lambda owed, sent: sent[2] == 0 and holds(owed, sent))
+    async with SimTable(config(), seed=2, state_dir=tmp_path, firmware=True) as table:
+        table.daemon.handle(DealCards(2))
+        await table.advance(3.0)
+        assert table.launcher.cards_out == 1 and table.daemon.table.launcher.owed == 1
