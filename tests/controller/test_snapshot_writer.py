@@ -31,8 +31,8 @@ DISK_FULL = ("Not saving:     ", "disk full       ")
 WRITE_ERROR = ("Not saving:     ", "write error     ")
 
 
-def config() -> Config:
-    return Config(settings=Settings({"turn_timer": 6, "sleep_time": "off"}))
+def config(**settings) -> Config:
+    return Config(settings=Settings({"turn_timer": 6, "sleep_time": "off", **settings}))
 
 
 @pytest.fixture
@@ -67,11 +67,12 @@ def saved_turn(state_dir) -> int:
     return saved(state_dir / snapshot.FILE_NAME)["turn"]["seat"]
 
 
-async def play_turns(table: SimTable, turns: int) -> None:
+async def play_turns(table: SimTable, turns: int, gap: float = 0.5) -> None:
+    """`turns` turns, each ended `gap` seconds after the last."""
     for _ in range(turns):
         [lit] = table.lit()
         await table.tap(f"seat{lit}")
-        await table.advance(0.5)
+        await table.advance(gap)
 
 
 async def test_a_disk_that_does_not_answer_never_holds_up_the_table(tmp_path, monkeypatch):
@@ -321,13 +322,9 @@ async def test_past_120_snapshots_a_minute_the_newest_waits_for_room_and_reaches
     the game as it stands waits for the next second, until the minute has room, and then
     the newest is written. Here 150 quick turns with no timer, then the table is left alone:
     no step comes to take a snapshot, and the disk must still hold the last turn."""
-    settings = Config(settings=Settings({"turn_timer": "off", "sleep_time": "off"}))
-    async with SimTable(settings, seed=3, state_dir=tmp_path) as table:
+    async with SimTable(config(turn_timer="off"), seed=3, state_dir=tmp_path) as table:
         await start(table, 1, 3)
-        for _ in range(150):
-            [lit] = table.lit()
-            await table.tap(f"seat{lit}")
-            await table.advance(0.2)
+        await play_turns(table, 150, gap=0.2)
         assert len(handed) == snapshot.MAX_WRITES_PER_MINUTE  # the bound is met
         await table.advance(60.0)
         await asyncio.to_thread(table.daemon.snapshots.wait)
@@ -344,13 +341,9 @@ async def test_past_120_snapshots_a_minute_the_newest_waits_for_room_and_reaches
 async def test_a_stop_past_120_snapshots_a_minute_still_leaves_the_newest_game_on_the_disk(
     tmp_path, handed
 ):
-    settings = Config(settings=Settings({"turn_timer": "off", "sleep_time": "off"}))
-    async with SimTable(settings, seed=3, state_dir=tmp_path) as table:
+    async with SimTable(config(turn_timer="off"), seed=3, state_dir=tmp_path) as table:
         await start(table, 1, 3)
-        for _ in range(130):
-            [lit] = table.lit()
-            await table.tap(f"seat{lit}")
-            await table.advance(0.2)
+        await play_turns(table, 130, gap=0.2)
         assert len(handed) == snapshot.MAX_WRITES_PER_MINUTE  # the bound is met
         last = codec.encode(table.daemon.table, table.now)["stats"]
     assert saved(tmp_path / snapshot.FILE_NAME)["stats"] == last
