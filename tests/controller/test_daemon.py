@@ -1,6 +1,7 @@
 """The daemon shell: debounce, edge times, and the border between pin threads and the loop."""
 
 import asyncio
+import logging
 import random
 import threading
 
@@ -224,11 +225,28 @@ async def test_a_press_in_time_that_waits_behind_another_is_still_in_time():
         assert [e.data["seat"] for e in table.events_of("turn_ended")] == [lit]
 
 
-async def test_the_lights_and_the_buzzer_follow_the_settings_before_anything_shows():
+def built(config: Config, *, simulated: bool = True) -> Daemon:
+    """The daemon as it stands once made, before it runs, on the loop's clock: the pins of
+    the Pi (`simulated=False`: a launcher only where the seats leave pins for one) or of
+    the simulation, simulated."""
     clock = LoopClock(asyncio.get_running_loop())
-    config = Config(settings=Settings({"brightness": 40, "volume": "low"}))
     display, _ = simulated_display()
-    wiring = Wiring(config.pinmap(simulated=True), SimFactory(clock), display, clock)
-    board = Daemon(config, wiring, rng=random.Random(1), state_dir=None, grace=0.0).board
+    wiring = Wiring(config.pinmap(simulated=simulated), SimFactory(clock), display, clock)
+    return Daemon(config, wiring, rng=random.Random(1), state_dir=None, grace=0.0)
+
+
+async def test_the_lights_and_the_buzzer_follow_the_settings_before_anything_shows():
+    board = built(Config(settings=Settings({"brightness": 40, "volume": "low"}))).board
     assert {light.brightness for light in board.lights.values()} == {0.4}
     assert board.buzzer.volume == "low"
+
+
+@pytest.mark.parametrize(("mode", "warned"), [("extreme", True), ("table", True), ("flash", False)])
+async def test_a_table_of_eight_seats_has_no_launcher_and_says_so_where_its_mode_deals(
+    mode, warned, caplog
+):
+    daemon = built(Config(seats=8, settings=Settings({"mode": mode})), simulated=False)
+    assert not daemon.launcher.wired
+    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name.endswith(".daemon")]
+    warning = "no launcher is wired: penalties are shown on the LCD, not dispensed"
+    assert said == [(logging.WARNING, warning)] * warned

@@ -1,10 +1,8 @@
 """Table mode on the simulated table: penalties fly out of the launcher, exactly."""
 
-import asyncio
 import errno
 import logging
 import os
-import random
 from types import SimpleNamespace
 
 import pytest
@@ -14,17 +12,13 @@ from controller.game.effects import Dispense
 from controller.game.launch import NO_CARDS
 from controller.requests import DealCards
 from controller.settings import Settings
-from controller.shell.daemon import Daemon
 from controller.shell.launcher_link import LauncherLink
-from controller.shell.wiring import Wiring
 from controller.simulation.table import SimTable
 from controller.storage import owed as owed_module
 from controller.storage.owed import FILE_NAME, Owed, OwedFile
-from hardware.clock import LoopClock, VirtualClock
+from hardware.clock import VirtualClock
 from hardware.ejector import CardCounted, Report
 from hardware.serial_dispense import Sent
-from hardware.sim.hd44780 import simulated_display
-from hardware.sim.pins import SimFactory
 
 
 def config(**settings) -> Config:
@@ -344,22 +338,6 @@ async def test_a_cards_owed_file_damaged_at_start_is_said_once_however_many_card
         seen = await lcd_over(table, 20.0)
         assert table.cards_out == 3 * len(table.events_of("timeout")) > 0
         assert ("Cards owed: file", "damaged, 0 owed") not in seen
-
-
-@pytest.mark.parametrize(("mode", "warned"), [("extreme", True), ("table", True), ("flash", False)])
-async def test_a_table_of_eight_seats_has_no_launcher_and_says_so_where_its_mode_deals(
-    mode, warned, caplog
-):
-    clock = LoopClock(asyncio.get_running_loop())
-    config = Config(seats=8, settings=Settings({"mode": mode}))
-    wiring = Wiring(
-        config.pinmap(simulated=False), SimFactory(clock), simulated_display()[0], clock
-    )
-    daemon = Daemon(config, wiring, rng=random.Random(1), state_dir=None, grace=0.0)
-    assert not daemon.launcher.wired
-    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name.endswith(".daemon")]
-    warning = "no launcher is wired: penalties are shown on the LCD, not dispensed"
-    assert said == [(logging.WARNING, warning)] * warned
 
 
 async def test_no_card_leaves_that_the_cards_owed_file_does_not_allow(tmp_path, monkeypatch):
