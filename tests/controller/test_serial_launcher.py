@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import random
+import termios
 import tty
 
 import pytest
@@ -42,9 +43,11 @@ def records_written_at_once(monkeypatch):
     monkeypatch.setattr(launcher_link, "VirtualClock", LoopClock)
 
 
-def serial_daemon(port: str, state_dir, clock: LoopClock, display=None) -> Daemon:
+def serial_daemon(
+    port: str, state_dir, clock: LoopClock, display=None, baud: int = LauncherConfig.baud
+) -> Daemon:
     """A daemon on the simulated pins whose launcher is the controller at `port`."""
-    config = Config(launcher=LauncherConfig(link="serial", port=port))
+    config = Config(launcher=LauncherConfig(link="serial", port=port, baud=baud))
     display = simulated_display()[0] if display is None else display
     wiring = Wiring(config.pinmap(simulated=False), SimFactory(clock), display, clock)
     return Daemon(config, wiring, rng=random.Random(2), state_dir=state_dir, grace=0.0)
@@ -109,6 +112,29 @@ def test_a_controller_silent_from_the_start_is_shown_offline_with_no_word_of_a_l
         assert not daemon.launcher.ejector.link_up
         assert fit(OFFLINE_LINE) in {first for first, _ in seen}  # in turns with the game's
         assert on_glass(LINK_DOWN) not in seen  # never up, so never lost
+
+    virtual_loop.run(main())
+
+
+def test_the_controllers_port_is_opened_at_the_baud_rate_the_config_names(tmp_path):
+    async def main() -> None:
+        clock = LoopClock(asyncio.get_running_loop())
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        ispeed, ospeed = termios.tcgetattr(slave)[4:6]
+        assert termios.B57600 not in (ispeed, ospeed)
+        daemon = serial_daemon(os.ttyname(slave), tmp_path, clock, baud=57600)
+        running = asyncio.create_task(daemon.run())
+        for _ in range(100):  # until the port is open
+            if daemon.launcher.ejector.session.connected:
+                break
+            await asyncio.sleep(0.05)
+        ispeed, ospeed = termios.tcgetattr(slave)[4:6]
+        daemon.stop()
+        await running
+        os.close(master)
+        os.close(slave)
+        assert (ispeed, ospeed) == (termios.B57600, termios.B57600)
 
     virtual_loop.run(main())
 
