@@ -10,13 +10,15 @@ import pytest
 from controller.config import Config
 from controller.game import Press, Release
 from controller.settings import Settings
-from controller.shell.daemon import Daemon
+from controller.shell.daemon import REAL_TIME_GRACE, Daemon
 from controller.shell.wiring import Wiring
 from controller.simulation.table import SimTable
 from hardware.clock import LoopClock
+from hardware.debounce import DEBOUNCE_WINDOW
 from hardware.sim.bounce import chatter
 from hardware.sim.hd44780 import simulated_display
 from hardware.sim.pins import SimFactory
+from tests import virtual_loop
 
 
 async def test_a_5ms_bounce_burst_makes_one_press():
@@ -250,3 +252,30 @@ async def test_a_table_of_eight_seats_has_no_launcher_and_says_so_where_its_mode
     said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name.endswith(".daemon")]
     warning = "no launcher is wired: penalties are shown on the LCD, not dispensed"
     assert said == [(logging.WARNING, warning)] * warned
+
+
+def test_a_release_bounce_hid_is_handled_a_grace_after_its_window_closes():
+    """Edge time is truth, and an edge may still be crossing from its pin's thread as the
+    debounce window closes: a change the bounce hid is settled a grace later (the daemon's
+    own, as for its wakeups), behind every edge from inside the window; on game time."""
+
+    async def main() -> None:
+        clock = LoopClock(asyncio.get_running_loop())
+        display, _ = simulated_display()
+        wiring = Wiring(Config().pinmap(simulated=True), SimFactory(clock), display, clock)
+        daemon = Daemon(Config(), wiring, rng=random.Random(1), state_dir=None)
+        running = asyncio.create_task(daemon.run())
+        await daemon.idle()
+        pin = daemon.board.inputs["seat1"].pin
+        pressed = clock.now()
+        pin.drive_low()
+        await asyncio.sleep(DEBOUNCE_WINDOW / 3)
+        pin.drive_high()  # released inside the window: the bounce hides it till it closes
+        await asyncio.sleep(1.0)
+        daemon.stop()
+        await running
+        [(handled, release)] = [(now, e) for now, e in daemon.game_log if isinstance(e, Release)]
+        assert release.time == pytest.approx(pressed + DEBOUNCE_WINDOW / 3)
+        assert handled >= pressed + DEBOUNCE_WINDOW + REAL_TIME_GRACE
+
+    virtual_loop.run(main())
