@@ -6,7 +6,7 @@ from controller.game import Command, Phase
 from controller.game.codec import encode
 from controller.game.events import HandPoints, SeatName
 from controller.game.holds import WIN_HOLD
-from controller.game.score import totals, why_not
+from controller.game.score import WON_SHOWN, hands, totals, why_not
 
 from .driver import Game
 
@@ -194,3 +194,121 @@ def test_a_first_place_brought_back_scores_nothing_and_the_next_first_place_scor
     assert game.table.score.open.winner == second
     points(game, first, 30)
     assert totals(game.table)[second] == 30
+
+
+def test_each_entry_sounds_and_the_winner_and_the_hands_left_are_named():
+    game = Game(NO_TIMER, seed=1)
+    game.seat(1, 2, 3)
+    game.feed(SeatName(1, "Anna", game.now))
+    game.tap("play_pause")
+    winner = win(game)
+    a, b = game.others(winner)
+    assert hands(game.table) == ((a, None), (b, None))
+    mark = game.mark()
+    points(game, a, 40)
+    assert game.sounds(mark) == ["points"]
+    assert hands(game.table) == ((a, 40), (b, None))
+    name = "Anna" if winner == 1 else f"Seat {winner}"
+    assert why_not(game.table, winner) == f"{name} won the round: enter the others' points"
+
+
+def test_with_the_score_off_no_hand_waits_for_its_points():
+    game = Game({**NO_TIMER, "target_score": 0}, seed=1)
+    game.start(1, 2)
+    win(game)
+    assert hands(game.table) == ()
+
+
+def test_entering_points_is_someone_at_the_table_for_the_sleep_timer():
+    game = Game({"turn_timer": "off", "sleep_time": 1}, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    [loser] = game.others(winner)
+    game.wait(50.0)
+    points(game, loser, 30)
+    game.wait(59.9)  # 109.9 s after the last press, a minute after the entry all but a moment
+    assert not game.table.asleep
+    game.wait(0.2)
+    assert game.table.asleep
+
+
+def test_a_correction_of_a_game_won_that_stays_won_is_not_won_again():
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    [loser] = game.others(winner)
+    points(game, loser, 120)
+    mark = game.mark()
+    points(game, loser, 130)
+    assert game.announced("game_won", mark) == []
+    assert game.sounds(mark) == ["points"]
+    assert game.table.score.won == winner
+
+
+def test_a_game_won_by_a_player_with_no_name_announces_an_empty_name():
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    [loser] = game.others(winner)
+    points(game, loser, 100)
+    [won] = game.announced("game_won")
+    assert won["name"] == ""
+    assert {entry["name"] for entry in won["totals"]} == {""}
+
+
+def test_the_lcd_says_who_won_the_game_for_its_time_then_goes_back():
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    [loser] = game.others(winner)
+    points(game, loser, 100)
+    said = (f"Seat {winner} wins", "the game!    100")
+    assert game.lines == said
+    game.wait(WON_SHOWN - 0.1)
+    assert game.lines == said
+    game.wait(0.2)
+    assert game.lines != said
+
+
+def test_in_a_round_for_places_the_points_entered_stay_as_the_others_finish():
+    game = Game({**NO_TIMER, "finish": "places"}, seed=1)
+    game.start(1, 2, 3)
+    first = game.lit
+    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    points(game, game.others(first)[0], 12)
+    game.wait(3.0)
+    while game.table.phase is not Phase.ROUND_OVER:  # the others go out in turn
+        game.hold(f"seat{game.lit}", WIN_HOLD + 0.1)
+        game.wait(3.0)
+    assert game.table.score.open.winner == first
+    assert totals(game.table)[first] == 12
+
+
+def test_a_place_brought_back_behind_the_first_leaves_the_first_scoring():
+    game = Game({**NO_TIMER, "finish": "places"}, seed=1)
+    game.start(1, 2, 3, 4)
+    first = game.lit
+    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    game.wait(3.0)
+    second = game.lit
+    game.hold(f"seat{second}", WIN_HOLD + 0.1)
+    points(game, second, 12)
+    game.feed(Command("bring_back", game.now, second))
+    assert game.table.score.open.winner == first
+    assert totals(game.table)[first] == 12
+
+
+def test_a_first_place_brought_back_hands_the_round_to_the_second_and_its_game_won_back():
+    game = Game({**NO_TIMER, "finish": "places", "target_score": 100}, seed=1)
+    game.start(1, 2, 3, 4)
+    first = game.lit
+    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    game.wait(3.0)
+    second = game.lit
+    game.hold(f"seat{second}", WIN_HOLD + 0.1)
+    points(game, second, 120)
+    assert game.table.score.won == first
+    game.feed(Command("bring_back", game.now, first))  # out by mistake
+    assert game.table.score.won is None
+    assert game.table.score.open.winner == second
+    assert hands(game.table) == tuple((s, None) for s in sorted({1, 2, 3, 4} - {second}))
