@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from controller.catalogs import translation
 from controller.game.codec import FORMAT, encode
 from controller.game.events import SeatName
-from controller.game.seat_names import checked, lcd_name
+from controller.game.seat_names import checked, lcd_name, name_of
 from controller.game.standings import report
 
 from .driver import Game
@@ -85,6 +86,34 @@ def test_a_long_name_is_cut_to_what_fits_beside_the_words_and_the_time():
     game.wait(6.1)
     assert game.lines[0] == "Maximil timeout!"
     assert all(len(line) <= 16 for line in game.lines)
+
+
+def test_a_player_is_called_by_name_or_by_the_seats_number_in_the_tables_language():
+    game = Game(seed=1)
+    name(game, 1, "Anna")
+    assert name_of(game.table, 1) == "Anna"
+    assert name_of(game.table, 3) == "Seat 3"
+    assert name_of(game.table, 3, translation("de")) == "Sitz 3"
+
+
+def test_a_name_given_again_or_cleared_where_there_is_none_changes_nothing_and_is_not_said():
+    game = Game(seed=1)
+    name(game, 1, "Anna")
+    name(game, 1, "Anna")
+    name(game, 2, "")
+    assert game.table.names == {1: "Anna"}
+    assert game.announced("seat_named") == [{"seat": 1, "name": "Anna"}]
+
+
+def test_naming_a_player_keeps_the_table_awake():
+    game = Game({"sleep_time": 1}, seed=1)
+    game.tap("seat1")
+    game.wait(50.0)
+    name(game, 1, "Anna")
+    game.wait(59.9)  # a minute after the name all but a moment
+    assert not game.table.asleep
+    game.wait(0.2)
+    assert game.table.asleep
 
 
 def test_a_seat_the_table_does_not_have_is_not_named():
