@@ -107,6 +107,53 @@ def test_the_next_round_now_ends_a_round_going_on_and_starts_one_in_a_single_ste
     assert game.table.phase is Phase.TURN and game.announced("round_started", mark)[1]
 
 
+@pytest.mark.parametrize("intent", ["start", "next_round"])
+def test_a_round_a_remote_starts_while_the_menu_is_open_waits_for_it_with_its_full_time(intent):
+    game = Game(QUIET, seed=2)
+    game.seat(1, 2, 3)
+    if intent == "next_round":
+        game.tap("play_pause")
+        game.wait(2.0)
+    command(game, "menu_opened")
+    mark = game.mark()
+    command(game, intent)
+    assert game.announced("round_started", mark)
+    assert game.table.phase is Phase.PAUSED
+    game.wait(30.0)  # far past a turn's 6 s
+    command(game, "menu_closed")
+    assert game.table.phase is Phase.TURN
+    assert game.table.turn.deadline == pytest.approx(game.now + 6.0)
+
+
+def test_a_remotes_resume_while_the_menu_is_open_waits_for_the_menu_to_close():
+    game = Game(QUIET, seed=2)
+    game.start(1, 2)
+    game.wait(2.0)
+    left = game.table.turn.deadline - game.now
+    game.tap("play_pause")
+    command(game, "menu_opened")
+    command(game, "resume")
+    assert game.table.phase is Phase.PAUSED
+    game.wait(30.0)
+    assert game.table.phase is Phase.PAUSED
+    command(game, "menu_closed")  # closing the menu resumes what the remote asked
+    assert game.table.phase is Phase.TURN
+    assert game.table.turn.deadline == pytest.approx(game.now + left, abs=0.2)
+
+
+def test_a_table_a_remotes_start_wakes_sleeps_again_a_minute_later():
+    game = Game({"sleep_time": 1}, seed=2)
+    game.seat(1)
+    game.wait(61)
+    assert game.table.asleep
+    command(game, "start")  # one player: refused, but the table is awake
+    assert not game.table.asleep
+    game.wait(59.9)
+    assert not game.table.asleep
+    game.wait(0.2)
+    assert game.table.asleep
+
+
 def test_the_next_round_is_nothing_while_seating():
     game = Game(QUIET, seed=2)
     game.seat(1, 2)
