@@ -30,8 +30,9 @@ def hold(table: Table, at: float) -> Table:
     turn = table.turn
     if table.mode != "table" or table.phase is not Phase.TURN or turn is None:
         return table
-    # A wait for a player going out becomes one for the cards, which outlasts it.
-    waiting = turns.wait(turn, at, CARDS) if turn.waits_for != "out" else turn
+    # A wait for a player going out becomes one for the cards, which outlasts it (its timer
+    # stopped already: `turns.wait` leaves a wait as it is).
+    waiting = turns.wait(turn, at, CARDS)
     # The first line says the launcher is on it until the chime's result replaces it.
     chiming = lcd_words(table.settings).gettext(CHIMING)
     waiting = waiting.with_banner(chiming, at + CHIME_TIME)

@@ -7,6 +7,7 @@ import pytest
 from controller.game import Phase
 from controller.game.codec import encode
 from controller.game.events import CardOut, LauncherStopped
+from controller.game.holds import OUT_HINT
 from controller.game.launch import CHIME_TIME, CHIMING
 
 from .driver import Game
@@ -137,3 +138,59 @@ def test_the_first_line_says_the_launcher_is_on_it_while_the_chime_sounds():
     assert game.lines[0] == CHIMING
     game.wait(CHIME_TIME)
     assert game.lines[0] == "Launcher: 4!"
+
+
+def test_a_press_after_the_burst_landed_waits_again_for_its_own_cards():
+    game = table_game(**FOUR)
+    seat = game.start(1, 2)
+    game.tap("launcher")
+    game.wait(CHIME_TIME)
+    count_out(game, 4)
+    assert game.lines[1].startswith(f"Seat {seat} press")
+    game.tap("launcher")
+    assert game.lines[1].startswith(f"Seat {seat} wait") and game.light(seat) == "pulse"
+    game.wait(CHIME_TIME)
+    count_out(game, 3)
+    assert game.lines[1].startswith(f"Seat {seat} wait")
+
+
+def test_a_hit_while_the_last_player_may_be_going_out_waits_for_the_cards_after_they_let_go():
+    game = table_game(**FOUR)
+    last = game.start(1, 2, 3)
+    game.press(f"seat{last}")  # their turn ends; held on, they may be going out
+    game.wait(OUT_HINT + 0.1)
+    lit = game.table.turn.seat
+    assert lit != last and game.light(lit) == "dim"
+    game.tap("launcher")
+    game.release(f"seat{last}")  # let go before going out: the cards still fly at `lit`
+    assert game.table.phase is Phase.TURN and game.table.turn.seat == lit
+    left = game.table.turn.held_left
+    game.wait(10.0)
+    assert game.announced("timeout") == []
+    count_out(game, 4)
+    assert game.lines[1].startswith(f"Seat {lit} press")
+    game.wait(left + 0.01)
+    assert [t["seat"] for t in game.announced("timeout")] == [lit]
+
+
+def test_a_hit_while_a_notice_shows_holds_no_turn():
+    game = table_game(**FOUR)
+    game.start(1, 2)
+    game.wait(4.1)  # the turn times out: its notice shows
+    assert game.table.phase is Phase.NOTICE
+    game.tap("launcher")
+    assert game.announced("hit")
+    game.wait(30.0)
+    assert game.table.phase is not Phase.NOTICE
+    assert game.table.turn is None or game.table.turn.waits_for != "cards"
+
+
+def test_the_launchers_banner_ends_with_its_chime_though_the_round_was_paused_then():
+    game = table_game(**FOUR)
+    game.start(1, 2)
+    game.tap("launcher")
+    game.tap("play_pause")  # paused while the chime sounds
+    game.wait(CHIME_TIME + 1.0)
+    game.tap("play_pause")
+    game.wait(5.0)
+    assert game.lines[0] != CHIMING
