@@ -71,7 +71,7 @@ def _name(value: object) -> str:
     try:
         name = checked(value)
     except ValueError as err:
-        raise UndecodableSnapshot(f"a name: {err}") from None
+        raise UndecodableSnapshot(str(err)) from None  # "a name may not hold ..."
     if not name:
         raise UndecodableSnapshot("an empty name kept")
     return name

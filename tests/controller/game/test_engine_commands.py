@@ -8,7 +8,7 @@ import pytest
 
 from controller.game import Announce, Command, Configure, Phase, Press, Stuck, codec, next_wakeup
 from controller.game.engine import MESSAGE_TIME, STUCK_AFTER
-from controller.game.holds import WIN_HOLD
+from controller.game.holds import OUT_HINT, WIN_HOLD
 from controller.game.slap import PAGE_TIME as SLAP_PAGE_TIME
 from controller.game.standings import PAGE_TIME
 from controller.game.turns import TIMEOUT_HOLD
@@ -152,6 +152,28 @@ def test_a_table_a_remotes_start_wakes_sleeps_again_a_minute_later():
     assert not game.table.asleep
     game.wait(0.2)
     assert game.table.asleep
+
+
+def test_a_banner_put_over_a_player_going_out_stays_when_they_let_go():
+    game = Game(QUIET, seed=3)
+    last = game.start(1, 2, 3)
+    game.press(f"seat{last}")  # their turn ends; held on, they may be going out
+    game.wait(OUT_HINT + 0.1)
+    assert game.lines[0] == f"Seat {last} going out"
+    game.tap("launcher")  # a table without one says so over the first line
+    assert game.lines[0] == "No launcher"
+    game.release(f"seat{last}")  # not out after all: only the going-out line goes with it
+    assert game.lines[0] == "No launcher"
+
+
+def test_a_player_picked_again_who_holds_on_is_not_taken_for_going_out():
+    game = Game(QUIET, seed=0)
+    last = game.start(1, 2, 3)
+    game.press(f"seat{last}")  # their turn ends, and the pick lights them again
+    assert game.table.turn.seat == last
+    game.wait(OUT_HINT + 0.1)
+    assert game.lines[0] == f"Seat {last} again!"
+    assert game.table.turn.waits_for == ""  # their own timer runs
 
 
 def test_the_next_round_is_nothing_while_seating():

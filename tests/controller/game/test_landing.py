@@ -163,6 +163,7 @@ def test_a_hit_while_the_last_player_may_be_going_out_waits_for_the_cards_after_
     assert lit != last and game.light(lit) == "dim"
     game.tap("launcher")
     game.release(f"seat{last}")  # let go before going out: the cards still fly at `lit`
+    assert game.lines[0] == CHIMING  # the launcher's banner, not the going-out one, stays
     assert game.table.phase is Phase.TURN and game.table.turn.seat == lit
     left = game.table.turn.held_left
     game.wait(10.0)
@@ -194,3 +195,12 @@ def test_the_launchers_banner_ends_with_its_chime_though_the_round_was_paused_th
     game.tap("play_pause")
     game.wait(5.0)
     assert game.lines[0] != CHIMING
+
+
+def test_with_hit_ends_turn_a_burst_of_nothing_ends_the_turn_when_its_chime_ends():
+    game = table_game(hit_ends_turn="on", **NEVER)
+    seat = game.start(1, 2, 3)
+    game.tap("launcher")
+    game.wait(CHIME_TIME)
+    assert game.announced("hit")[-1]["cards"] == 0
+    assert [t["seat"] for t in game.announced("turn_ended")] == [seat]

@@ -2,14 +2,18 @@
 characters can show them (the seat's number otherwise), in the reports, and across a
 restart, also from a snapshot written before names were kept."""
 
+import random
 import re
 
 import pytest
 
 from controller.catalogs import translation
-from controller.game.codec import FORMAT, encode
+from controller.errors import UndecodableSnapshot
+from controller.game.codec import FORMAT, decode, encode
 from controller.game.events import SeatName
+from controller.game.holds import JUMP_HOLD
 from controller.game.seat_names import checked, lcd_name, name_of
+from controller.game.slap import PAGE_TIME
 from controller.game.standings import report
 
 from .driver import Game
@@ -130,6 +134,7 @@ def test_names_go_with_the_standings_and_the_round_over_event():
     game.tap("play_pause")
     game.hold(f"seat{game.lit}", 2.5)
     [over] = game.announced("round_over")
+    assert [(s["seat"], s["name"]) for s in over["seats"]] == [(1, ""), (2, "Ben")]
     assert [(s["seat"], s["name"]) for s in over["standings"]["seats"]] == [(1, ""), (2, "Ben")]
     assert report(game.table.standings, game.table.names)["seats"][1]["name"] == "Ben"
 
@@ -155,3 +160,60 @@ def test_a_snapshot_from_before_names_resumes_without_them():
     assert game.table.seated == {1, 2}
     game.tap("play_pause")
     assert game.table.turn is not None
+
+
+def read_back(game: Game, snapshot: dict):
+    return decode(
+        snapshot,
+        settings=game.table.settings,
+        stations=game.stations,
+        has_launcher=False,
+        now=game.now,
+        rng=random.Random(0),
+    )
+
+
+@pytest.mark.parametrize(
+    ("kept", "said"),
+    [("", "an empty name kept"), ("An\nna", "a name may not hold the character U+000A")],
+)
+def test_a_snapshot_keeping_a_name_no_player_can_have_is_refused_saying_why(kept, said):
+    game = Game(seed=1)
+    name(game, 1, "Anna")
+    snapshot = encode(game.table, game.now)
+    snapshot["names"]["1"] = kept
+    with pytest.raises(UndecodableSnapshot) as refused:
+        read_back(game, snapshot)
+    assert str(refused.value) == said
+
+
+LONG = "Maximilianus"
+
+
+def test_a_long_name_is_cut_to_the_room_a_jump_in_leaves_it():
+    game = Game({"jump_in": "on", "turn_timer": 6}, seed=1)
+    game.seat(1, 2, 3)
+    for seat in (1, 2, 3):
+        name(game, seat, LONG)
+    game.tap("play_pause")
+    jumper = game.others(game.lit)[0]
+    game.hold(f"seat{jumper}", JUMP_HOLD + 0.1)
+    assert game.lines[0] == "Jump-In! Maximil"
+
+
+def test_a_long_name_is_cut_to_the_room_the_slap_results_leave_it():
+    game = Game({"turn_timer": 6}, seed=1)
+    game.seat(1, 2, 3)
+    for seat in (1, 2, 3):
+        name(game, seat, LONG)
+    game.tap("play_pause")
+    game.wait(1.0)
+    game.press("slap")
+    t = game.now
+    a, b = game.others(game.table.race.slapper)
+    game.press(f"seat{a}", t + 0.3)
+    game.press(f"seat{b}", t + 0.45)
+    game.run_until(t + 3.0)
+    assert game.lines == ("Slowest: Maximil", "Draw 2 cards")
+    game.run_until(t + 3.0 + PAGE_TIME)
+    assert game.lines == ("1. Maximil 300ms", "2. Maximil 450ms")

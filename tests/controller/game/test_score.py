@@ -2,11 +2,16 @@
 entered, once per seat and correctable until the next round starts; the winner's total
 grows by their sum; a total at the target wins the game, and the next round starts anew."""
 
+import random
+
+import pytest
+
+from controller.errors import UndecodableSnapshot
 from controller.game import Command, Phase
-from controller.game.codec import encode
+from controller.game.codec import decode, encode
 from controller.game.events import HandPoints, SeatName
 from controller.game.holds import WIN_HOLD
-from controller.game.score import WON_SHOWN, hands, totals, why_not
+from controller.game.score import MAX_POINTS, WON_SHOWN, hands, totals, why_not
 
 from .driver import Game
 
@@ -312,3 +317,21 @@ def test_a_first_place_brought_back_hands_the_round_to_the_second_and_its_game_w
     assert game.table.score.won is None
     assert game.table.score.open.winner == second
     assert hands(game.table) == tuple((s, None) for s in sorted({1, 2, 3, 4} - {second}))
+
+
+@pytest.mark.parametrize(("entered", "read"), [(MAX_POINTS, True), (MAX_POINTS + 1, False)])
+def test_a_snapshot_keeps_a_hands_points_up_to_the_most_one_may_hold(entered, read):
+    game = Game(NO_TIMER, seed=1)
+    game.start(1, 2, 3)
+    winner = win(game)
+    a, _ = game.others(winner)
+    points(game, a, 10)
+    snapshot = encode(game.table, game.now)
+    snapshot["score"]["open"]["points"][str(a)] = entered
+    args = {"settings": game.table.settings, "stations": game.stations, "has_launcher": False}
+    if read:
+        table = decode(snapshot, **args, now=game.now, rng=random.Random(0))
+        assert table.score.open.points[a] == MAX_POINTS
+    else:
+        with pytest.raises(UndecodableSnapshot):
+            decode(snapshot, **args, now=game.now, rng=random.Random(0))
