@@ -176,6 +176,34 @@ def test_a_player_picked_again_who_holds_on_is_not_taken_for_going_out():
     assert game.table.turn.waits_for == ""  # their own timer runs
 
 
+def test_a_start_refused_says_why_with_its_tone_for_a_message_time():
+    game = Game(QUIET, seed=2)
+    game.seat(1)
+    mark = game.mark()
+    game.tap("play_pause")
+    assert game.sounds(mark) == ["refuse"]
+    assert game.lines == ("Need 2+ players", "Press to join")
+    game.wait(MESSAGE_TIME - 0.2)
+    assert game.lines == ("Need 2+ players", "Press to join")
+    game.wait(0.2)
+    assert game.lines != ("Need 2+ players", "Press to join")
+
+
+def test_the_sleep_time_counts_from_a_buttons_release_but_not_a_stuck_ones():
+    game = Game({"sleep_time": 1}, seed=2)
+    game.hold("seat1", 5.0)  # claimed at the press; someone was there until the release
+    game.wait(59.9)
+    assert not game.table.asleep
+    game.wait(0.2)
+    assert game.table.asleep
+    stuck = Game({"sleep_time": 1}, seed=2)
+    stuck.feed(Stuck("seat2", stuck.now))  # held down at power on
+    stuck.wait(30.0)
+    stuck.release("seat2")  # freed: nobody was at the table for it
+    stuck.wait(30.1)
+    assert stuck.table.asleep
+
+
 def test_the_next_round_is_nothing_while_seating():
     game = Game(QUIET, seed=2)
     game.seat(1, 2)
