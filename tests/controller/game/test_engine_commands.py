@@ -204,6 +204,18 @@ def test_the_sleep_time_counts_from_a_buttons_release_but_not_a_stuck_ones():
     assert stuck.table.asleep
 
 
+def test_each_rounds_fair_picks_start_afresh():
+    """The fair picker weighs the round's own picks: a seat the last round lit twice running
+    may be the next round's first."""
+    game = Game({"turn_timer": "off", "sleep_time": "off", "picker": "fair"}, seed=4)
+    game.start(1, 2)
+    for _ in range(6):
+        game.tap(f"seat{game.lit}")
+    assert game.table.picks[-2:] == (2, 2)
+    command(game, "next_round")
+    assert game.lit == 2
+
+
 def test_the_next_round_is_nothing_while_seating():
     game = Game(QUIET, seed=2)
     game.seat(1, 2)
