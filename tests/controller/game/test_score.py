@@ -11,7 +11,7 @@ from controller.game import Command, Phase
 from controller.game.codec import decode, encode
 from controller.game.events import HandPoints, SeatName
 from controller.game.holds import WIN_HOLD
-from controller.game.score import MAX_POINTS, WON_SHOWN, hands, totals, why_not
+from controller.game.score import MAX_POINTS, WON_SHOWN, hands, pages, totals, why_not
 
 from .driver import Game
 
@@ -335,3 +335,28 @@ def test_a_snapshot_keeps_a_hands_points_up_to_the_most_one_may_hold(entered, re
     else:
         with pytest.raises(UndecodableSnapshot):
             decode(snapshot, **args, now=game.now, rng=random.Random(0))
+
+
+def test_the_score_screens_tell_the_points_to_enter_the_totals_and_the_game_won():
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.seat(1, 2, 3)
+    game.feed(SeatName(1, "Maximilianus", game.now))
+    game.tap("play_pause")
+    assert win(game) == 1
+
+    def totals_at(first: int) -> tuple[tuple[str, str], ...]:
+        """The totals, two to a screen, the leader first: the name cut to 11 columns."""
+        return ((f"Maximilianu{first:>5}", "Seat 2         0"), ("Seat 3         0", ""))
+
+    assert pages(game.table) == (("Card points    0", "2 to enter"), *totals_at(0))
+    points(game, 2, 40)
+    assert pages(game.table) == (("Card points   40", "1 to enter"), *totals_at(40))
+    points(game, 3, 20)
+    assert pages(game.table) == (("Card points   60", "all entered"), *totals_at(60))
+    game.tap("play_pause")
+    assert pages(game.table) == (("Game to 100", "totals:"), *totals_at(60))
+    while game.lit != 1:
+        game.tap(f"seat{game.lit}")
+    win(game)
+    points(game, 2, 60)
+    assert pages(game.table) == (("Maximilianu wins", "the game!    120"), *totals_at(120))
