@@ -360,3 +360,20 @@ def test_the_score_screens_tell_the_points_to_enter_the_totals_and_the_game_won(
     win(game)
     points(game, 2, 60)
     assert pages(game.table) == (("Maximilianu wins", "the game!    120"), *totals_at(120))
+
+
+def test_the_totals_add_up_round_after_round_and_show_the_leader_first():
+    game = Game({**NO_TIMER, "target_score": 500}, seed=1)
+    game.start(1, 2, 3)
+    for entered in (30, 20):
+        while game.lit != 3:
+            game.tap(f"seat{game.lit}")
+        win(game)
+        points(game, 1, entered)
+        points(game, 2, 0)
+        game.tap("play_pause")  # the next round: the last one's points are in for good
+    assert game.table.score.totals == {1: 0, 2: 0, 3: 50}
+    assert pages(game.table)[1:] == (
+        ("Seat 3        50", "Seat 1         0"),
+        ("Seat 2         0", ""),
+    )
