@@ -377,3 +377,52 @@ def test_the_totals_add_up_round_after_round_and_show_the_leader_first():
         ("Seat 3        50", "Seat 1         0"),
         ("Seat 2         0", ""),
     )
+
+
+def read_back(game: Game, snapshot: dict):
+    return decode(
+        snapshot,
+        settings=game.table.settings,
+        stations=game.stations,
+        has_launcher=False,
+        now=game.now,
+        rng=random.Random(0),
+    )
+
+
+def test_a_game_won_with_every_hand_entered_resumes_won():
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.start(1, 2)
+    winner = win(game)
+    [loser] = game.others(winner)
+    points(game, loser, 120)
+    table = read_back(game, encode(game.table, game.now))
+    assert table.score.won == winner
+    assert table.score.open.points == {loser: 120}
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        ("points for the winner", "card points {opened!r} no round leaves"),
+        ("won with no round open", "a game won by seat {won}, not the round's winner"),
+        ("won by another", "a game won by seat {won}, not the round's winner"),
+    ],
+)
+def test_a_snapshot_whose_score_no_game_leaves_is_refused_saying_why(damage, said):
+    game = Game({**NO_TIMER, "target_score": 100}, seed=1)
+    game.start(1, 2, 3)
+    winner = win(game)
+    a, _ = game.others(winner)
+    points(game, a, 120)
+    snapshot = encode(game.table, game.now)
+    kept = snapshot["score"]
+    if damage == "points for the winner":
+        kept["open"]["points"][str(winner)] = 5
+    elif damage == "won with no round open":
+        kept["open"] = None
+    else:
+        kept["won"] = a
+    with pytest.raises(UndecodableSnapshot) as refused:
+        read_back(game, snapshot)
+    assert str(refused.value) == said.format(opened=kept["open"], won=kept["won"])
