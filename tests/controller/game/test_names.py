@@ -2,14 +2,13 @@
 characters can show them (the seat's number otherwise), in the reports, and across a
 restart, also from a snapshot written before names were kept."""
 
-import random
 import re
 
 import pytest
 
 from controller.catalogs import translation
 from controller.errors import UndecodableSnapshot
-from controller.game.codec import FORMAT, decode, encode
+from controller.game.codec import FORMAT, encode
 from controller.game.events import SeatName
 from controller.game.holds import JUMP_HOLD
 from controller.game.seat_names import checked, lcd_name, name_of
@@ -162,17 +161,6 @@ def test_a_snapshot_from_before_names_resumes_without_them():
     assert game.table.turn is not None
 
 
-def read_back(game: Game, snapshot: dict):
-    return decode(
-        snapshot,
-        settings=game.table.settings,
-        stations=game.stations,
-        has_launcher=False,
-        now=game.now,
-        rng=random.Random(0),
-    )
-
-
 @pytest.mark.parametrize(
     ("kept", "said"),
     [("", "an empty name kept"), ("An\nna", "a name may not hold the character U+000A")],
@@ -183,7 +171,7 @@ def test_a_snapshot_keeping_a_name_no_player_can_have_is_refused_saying_why(kept
     snapshot = encode(game.table, game.now)
     snapshot["names"]["1"] = kept
     with pytest.raises(UndecodableSnapshot) as refused:
-        read_back(game, snapshot)
+        game.resume(snapshot)
     assert str(refused.value) == said
 
 

@@ -2,13 +2,11 @@
 entered, once per seat and correctable until the next round starts; the winner's total
 grows by their sum; a total at the target wins the game, and the next round starts anew."""
 
-import random
-
 import pytest
 
 from controller.errors import UndecodableSnapshot
 from controller.game import Command, Phase
-from controller.game.codec import decode, encode
+from controller.game.codec import encode
 from controller.game.events import HandPoints, SeatName
 from controller.game.holds import WIN_HOLD
 from controller.game.score import MAX_POINTS, WON_SHOWN, hands, pages, totals, why_not
@@ -18,10 +16,17 @@ from .driver import Game
 NO_TIMER = {"turn_timer": "off", "sleep_time": "off"}
 
 
+def go_out(game: Game) -> int:
+    """The lit player holds their button until they are out (the round won, or a place
+    taken); their seat."""
+    seat = game.lit
+    game.hold(f"seat{seat}", WIN_HOLD + 0.1)
+    return seat
+
+
 def win(game: Game) -> int:
     """The lit player goes out and wins the round; their seat."""
-    winner = game.lit
-    game.hold(f"seat{winner}", WIN_HOLD + 0.1)
+    winner = go_out(game)
     assert game.table.phase is Phase.ROUND_OVER
     return winner
 
@@ -133,8 +138,7 @@ def test_with_the_score_off_no_round_waits_for_points():
 def test_in_a_round_for_places_the_first_place_scores_while_the_others_play_on():
     game = Game({**NO_TIMER, "finish": "places"}, seed=1)
     game.start(1, 2, 3)
-    first = game.lit
-    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    first = go_out(game)
     assert game.table.phase is not Phase.ROUND_OVER  # the round goes on
     other = game.others(first)[0]
     points(game, other, 12)
@@ -186,16 +190,14 @@ def test_every_score_screen_fits_the_lcd():
 def test_a_first_place_brought_back_scores_nothing_and_the_next_first_place_scores():
     game = Game({**NO_TIMER, "finish": "places"}, seed=1)
     game.start(1, 2, 3)
-    first = game.lit
-    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    first = go_out(game)
     other = game.others(first)[0]
     points(game, other, 12)
     game.feed(Command("bring_back", game.now, first))  # out by mistake
     assert game.table.score.open is None
     assert totals(game.table) == {}
     game.wait(3.0)
-    second = game.lit
-    game.hold(f"seat{second}", WIN_HOLD + 0.1)
+    second = go_out(game)
     assert game.table.score.open.winner == second
     points(game, first, 30)
     assert totals(game.table)[second] == 30
@@ -278,12 +280,11 @@ def test_the_lcd_says_who_won_the_game_for_its_time_then_goes_back():
 def test_in_a_round_for_places_the_points_entered_stay_as_the_others_finish():
     game = Game({**NO_TIMER, "finish": "places"}, seed=1)
     game.start(1, 2, 3)
-    first = game.lit
-    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    first = go_out(game)
     points(game, game.others(first)[0], 12)
     game.wait(3.0)
     while game.table.phase is not Phase.ROUND_OVER:  # the others go out in turn
-        game.hold(f"seat{game.lit}", WIN_HOLD + 0.1)
+        go_out(game)
         game.wait(3.0)
     assert game.table.score.open.winner == first
     assert totals(game.table)[first] == 12
@@ -292,11 +293,9 @@ def test_in_a_round_for_places_the_points_entered_stay_as_the_others_finish():
 def test_a_place_brought_back_behind_the_first_leaves_the_first_scoring():
     game = Game({**NO_TIMER, "finish": "places"}, seed=1)
     game.start(1, 2, 3, 4)
-    first = game.lit
-    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    first = go_out(game)
     game.wait(3.0)
-    second = game.lit
-    game.hold(f"seat{second}", WIN_HOLD + 0.1)
+    second = go_out(game)
     points(game, second, 12)
     game.feed(Command("bring_back", game.now, second))
     assert game.table.score.open.winner == first
@@ -306,11 +305,9 @@ def test_a_place_brought_back_behind_the_first_leaves_the_first_scoring():
 def test_a_first_place_brought_back_hands_the_round_to_the_second_and_its_game_won_back():
     game = Game({**NO_TIMER, "finish": "places", "target_score": 100}, seed=1)
     game.start(1, 2, 3, 4)
-    first = game.lit
-    game.hold(f"seat{first}", WIN_HOLD + 0.1)
+    first = go_out(game)
     game.wait(3.0)
-    second = game.lit
-    game.hold(f"seat{second}", WIN_HOLD + 0.1)
+    second = go_out(game)
     points(game, second, 120)
     assert game.table.score.won == first
     game.feed(Command("bring_back", game.now, first))  # out by mistake
@@ -328,13 +325,12 @@ def test_a_snapshot_keeps_a_hands_points_up_to_the_most_one_may_hold(entered, re
     points(game, a, 10)
     snapshot = encode(game.table, game.now)
     snapshot["score"]["open"]["points"][str(a)] = entered
-    args = {"settings": game.table.settings, "stations": game.stations, "has_launcher": False}
     if read:
-        table = decode(snapshot, **args, now=game.now, rng=random.Random(0))
-        assert table.score.open.points[a] == MAX_POINTS
+        game.resume(snapshot)
+        assert game.table.score.open.points[a] == MAX_POINTS
     else:
         with pytest.raises(UndecodableSnapshot):
-            decode(snapshot, **args, now=game.now, rng=random.Random(0))
+            game.resume(snapshot)
 
 
 def test_the_score_screens_tell_the_points_to_enter_the_totals_and_the_game_won():
@@ -379,26 +375,15 @@ def test_the_totals_add_up_round_after_round_and_show_the_leader_first():
     )
 
 
-def read_back(game: Game, snapshot: dict):
-    return decode(
-        snapshot,
-        settings=game.table.settings,
-        stations=game.stations,
-        has_launcher=False,
-        now=game.now,
-        rng=random.Random(0),
-    )
-
-
 def test_a_game_won_with_every_hand_entered_resumes_won():
     game = Game({**NO_TIMER, "target_score": 100}, seed=1)
     game.start(1, 2)
     winner = win(game)
     [loser] = game.others(winner)
     points(game, loser, 120)
-    table = read_back(game, encode(game.table, game.now))
-    assert table.score.won == winner
-    assert table.score.open.points == {loser: 120}
+    game.resume(encode(game.table, game.now))
+    assert game.table.score.won == winner
+    assert game.table.score.open.points == {loser: 120}
 
 
 @pytest.mark.parametrize(
@@ -424,5 +409,5 @@ def test_a_snapshot_whose_score_no_game_leaves_is_refused_saying_why(damage, sai
     else:
         kept["won"] = a
     with pytest.raises(UndecodableSnapshot) as refused:
-        read_back(game, snapshot)
+        game.resume(snapshot)
     assert str(refused.value) == said.format(opened=kept["open"], won=kept["won"])
