@@ -4,6 +4,7 @@ import asyncio
 import logging
 import random
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -227,14 +228,14 @@ async def test_a_press_in_time_that_waits_behind_another_is_still_in_time():
         assert [e.data["seat"] for e in table.events_of("turn_ended")] == [lit]
 
 
-def built(config: Config, *, simulated: bool = True) -> Daemon:
+def built(config: Config, *, simulated: bool = True, state_dir: Path | None = None) -> Daemon:
     """The daemon as it stands once made, before it runs, on the loop's clock: the pins of
     the Pi (`simulated=False`: a launcher only where the seats leave pins for one) or of
     the simulation, simulated."""
     clock = LoopClock(asyncio.get_running_loop())
     display, _ = simulated_display()
     wiring = Wiring(config.pinmap(simulated=simulated), SimFactory(clock), display, clock)
-    return Daemon(config, wiring, rng=random.Random(1), state_dir=None, grace=0.0)
+    return Daemon(config, wiring, rng=random.Random(1), state_dir=state_dir, grace=0.0)
 
 
 async def test_the_lights_and_the_buzzer_follow_the_settings_before_anything_shows():

@@ -10,29 +10,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
 import threading
 import time
 
 from controller.config import Config
 from controller.game.effects import Dispense
 from controller.game.events import ExactDraw
-from controller.shell.daemon import Daemon
 from controller.shell.inbox import Inbox
 from controller.shell.launcher_link import LauncherLink
-from controller.shell.wiring import Wiring
 from controller.simulation.table import SimTable
 from controller.storage import owed as owed_module
 from controller.storage.owed import FILE_NAME
 from hardware.board import Board
-from hardware.clock import LoopClock, VirtualClock
+from hardware.clock import VirtualClock
 from hardware.ejector import DEFAULT_JAM_TIME
 from hardware.gpio_ejector import EDGE_WAIT_LIMIT
 from hardware.gpiod_pins import GpiodFactory
 from hardware.sim.hd44780 import simulated_display
-from hardware.sim.pins import SimFactory
 
 from ..hardware.gpiod_standin import Kernel
+from .test_daemon import built
 from .test_launcher_table import config, start
 
 # The launcher table of the build guide: its motor and beam on seat 7 and 8's pins.
@@ -46,11 +43,7 @@ NEVER = 60.0
 async def real_time_daemon(state_dir=None):
     """The daemon running on simulated pins in real time (the loop's clock), as `flashtable
     run` makes it with `[gpio] factory = "mock"`; stopped at the end."""
-    clock = LoopClock(asyncio.get_running_loop())
-    display, _ = simulated_display()
-    pinmap = Config().pinmap(simulated=True)
-    wiring = Wiring(pinmap, SimFactory(clock), display, clock)
-    daemon = Daemon(Config(), wiring, rng=random.Random(1), state_dir=state_dir, grace=0.0)
+    daemon = built(Config(), state_dir=state_dir)
     running = asyncio.create_task(daemon.run())
     try:
         await daemon.idle()
